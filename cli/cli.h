@@ -1,0 +1,51 @@
+/* cli: the command-line layer.  The only place that prints errors for the
+ * user and picks exit codes (0 success, 1 runtime failure, 2 bad input).
+ * Each command is `int cmd_NAME(int argc, char **argv)` in cli/cmd_NAME.c
+ * (argv[0] is the command name) and is registered in cli/tfsim.c.
+ */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stdio.h>
+
+#include "sim/sim_err.h"
+#include "sim/sim_table.h"
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_INPUT = 2 };
+
+typedef struct cli_command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;  /* one line for `tfsim --help` */
+    const char *usage;    /* full text for `tfsim CMD --help`, with examples */
+} cli_command;
+
+/* The command table (cli/tfsim.c). */
+extern const cli_command cli_commands[];
+extern const size_t cli_ncommands;
+
+/* Build facts (generated build/.../buildinfo.c). */
+extern const char tfsim_build_rev[];
+extern const char tfsim_build_flags[];
+#define TFSIM_VERSION "0.1.0"
+
+/* Print "tfsim CMD: message" to stderr and return the exit code matching
+ * err->code (1 or 2). */
+int cli_fail(const char *cmd, const sim_err *err);
+/* Print a usage error ("tfsim CMD: message; see tfsim CMD --help") and
+ * return EXIT_INPUT. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* If argv holds -h/--help, print the command's usage to stdout and return 1. */
+int cli_wants_help(const char *cmd, int argc, char **argv);
+void cli_print_usage(const char *cmd, FILE *out);
+
+/* Option helpers.  Each returns 0 on success, or prints a usage error and
+ * returns EXIT_INPUT. */
+int cli_parse_format(const char *cmd, const char *s, sim_format *out);
+int cli_parse_u64(const char *cmd, const char *flag, const char *s, unsigned long long *out);
+int cli_parse_long(const char *cmd, const char *flag, const char *s, long min, long max, long *out);
+
+/* Is stderr a terminal (progress bars only then)? */
+int cli_stderr_tty(void);
+
+#endif

@@ -1,0 +1,84 @@
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cli_fail(const char *cmd, const sim_err *err)
+{
+    fprintf(stderr, "tfsim %s: %s\n", cmd, err->msg[0] ? err->msg : "failed");
+    return err->code == SIM_EINPUT ? EXIT_INPUT : EXIT_FAIL;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "tfsim %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (see: tfsim %s --help)\n", cmd);
+    return EXIT_INPUT;
+}
+
+void cli_print_usage(const char *cmd, FILE *out)
+{
+    for (size_t i = 0; i < cli_ncommands; i++) {
+        if (!strcmp(cli_commands[i].name, cmd)) {
+            fprintf(out, "%s", cli_commands[i].usage);
+            return;
+        }
+    }
+}
+
+int cli_wants_help(const char *cmd, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            cli_print_usage(cmd, stdout);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int cli_parse_format(const char *cmd, const char *s, sim_format *out)
+{
+    int f = sim_format_parse(s);
+    if (f < 0)
+        return cli_usage_error(cmd, "--format: '%s' is not text, csv or json", s ? s : "");
+    *out = (sim_format)f;
+    return 0;
+}
+
+int cli_parse_u64(const char *cmd, const char *flag, const char *s, unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    if (!s || !*s || *s == '-')
+        return cli_usage_error(cmd, "%s: expected a non-negative integer, got '%s'", flag,
+                               s ? s : "");
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || errno == ERANGE)
+        return cli_usage_error(cmd, "%s: expected a non-negative integer, got '%s'", flag, s);
+    *out = v;
+    return 0;
+}
+
+int cli_parse_long(const char *cmd, const char *flag, const char *s, long min, long max, long *out)
+{
+    char *end;
+    errno = 0;
+    if (!s || !*s)
+        return cli_usage_error(cmd, "%s: missing value", flag);
+    long v = strtol(s, &end, 10);
+    if (*end || errno == ERANGE || v < min || v > max)
+        return cli_usage_error(cmd, "%s: expected an integer in [%ld, %ld], got '%s'", flag, min,
+                               max, s);
+    *out = v;
+    return 0;
+}
+
+int cli_stderr_tty(void) { return isatty(STDERR_FILENO); }

@@ -1,0 +1,18 @@
+/* The command list: one X(name, summary) line per command.  Command NAME
+ * lives in cli/cmd_NAME.c and defines `int cmd_NAME(int, char **)` and
+ * `const char cmd_NAME_usage[]` (the full --help text, with examples).
+ * Keep one line per command so that parallel work merges cleanly. */
+#ifndef CLI_COMMANDS_H
+#define CLI_COMMANDS_H
+
+#define CLI_COMMAND_LIST \
+    X(run, "simulate one scenario (config file) and print its results") \
+    /* end */
+
+#define X(name, summary) \
+    int cmd_##name(int argc, char **argv); \
+    extern const char cmd_##name##_usage[];
+CLI_COMMAND_LIST
+#undef X
+
+#endif

@@ -1,0 +1,56 @@
+/* tfsim: command dispatch, --help and --version. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+
+const cli_command cli_commands[] = {
+#define X(name, summary) {#name, cmd_##name, summary, cmd_##name##_usage},
+    CLI_COMMAND_LIST
+#undef X
+};
+const size_t cli_ncommands = sizeof cli_commands / sizeof cli_commands[0];
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "tfsim %s: discrete-event simulator for capacity planning of the TigerFans\n"
+            "ticketing architecture (FastAPI + TigerBeetle + Redis + PostgreSQL).\n\n"
+            "usage: tfsim COMMAND [ARGS...]     tfsim COMMAND --help\n\ncommands:\n",
+            TFSIM_VERSION);
+    for (size_t i = 0; i < cli_ncommands; i++)
+        fprintf(out, "  %-10s %s\n", cli_commands[i].name, cli_commands[i].summary);
+    fprintf(out, "\nexit status: 0 success, 1 runtime failure (server down, limit hit),\n"
+                 "2 bad input (config, CSV or flag; the message names file:line: key).\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_INPUT;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        if (argc > 2 && strcmp(cmd, "help") == 0) {
+            cli_print_usage(argv[2], stdout);
+            return EXIT_OK;
+        }
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        printf("tfsim %s (%s)\n", TFSIM_VERSION, tfsim_build_rev);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < cli_ncommands; i++) {
+        if (!strcmp(cli_commands[i].name, cmd)) {
+            if (cli_wants_help(cmd, argc - 1, argv + 1))
+                return EXIT_OK;
+            return cli_commands[i].fn(argc - 1, argv + 1);
+        }
+    }
+    fprintf(stderr, "tfsim: unknown command '%s' (see: tfsim --help)\n", cmd);
+    return EXIT_INPUT;
+}

@@ -1,0 +1,778 @@
+#include "sim/sim_cfg.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ini.h>
+
+#include "sim/sim_dist.h"
+
+struct sim_cfg {
+    sim_cfg_entry *e;
+    size_t n, cap;
+    char *text;  /* raw file texts */
+    size_t text_len, text_cap;
+    char *overrides;
+    size_t ov_len, ov_cap;
+};
+
+static char *dupstr(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    assert(d);
+    memcpy(d, s, n);
+    return d;
+}
+
+static void buf_append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        size_t nc = *cap ? *cap : 256;
+        while (*len + n + 1 > nc)
+            nc *= 2;
+        *buf = realloc(*buf, nc);
+        assert(*buf);
+        *cap = nc;
+    }
+    memcpy(*buf + *len, s, n);
+    *len += n;
+    (*buf)[*len] = '\0';
+}
+
+sim_cfg *sim_cfg_new(void)
+{
+    sim_cfg *c = calloc(1, sizeof *c);
+    assert(c);
+    buf_append(&c->text, &c->text_len, &c->text_cap, "", 0);
+    buf_append(&c->overrides, &c->ov_len, &c->ov_cap, "", 0);
+    return c;
+}
+
+void sim_cfg_free(sim_cfg *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n; i++) {
+        free(c->e[i].section);
+        free(c->e[i].key);
+        free(c->e[i].value);
+        free(c->e[i].origin);
+    }
+    free(c->e);
+    free(c->text);
+    free(c->overrides);
+    free(c);
+}
+
+static void add_entry(sim_cfg *c, const char *sec, const char *key, const char *val,
+                      const char *origin, int line)
+{
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 64;
+        c->e = realloc(c->e, c->cap * sizeof *c->e);
+        assert(c->e);
+    }
+    sim_cfg_entry *e = &c->e[c->n++];
+    e->section = dupstr(sec);
+    e->key = dupstr(key);
+    e->value = dupstr(val);
+    e->origin = dupstr(origin);
+    e->line = line;
+}
+
+/* ---- loading ---- */
+
+typedef struct load_ctx {
+    sim_cfg *c;
+    const char *name;   /* file name for messages */
+    const char *dir;    /* directory for relative includes */
+    const char *text;   /* remaining text */
+    int line;           /* line number of the line last handed to inih */
+    int depth;
+    const char **stack; /* canonical paths being loaded, for cycle checks */
+    sim_err *err;
+} load_ctx;
+
+static int load_text(sim_cfg *c, const char *text, const char *name, int depth,
+                     const char **stack, sim_err *err);
+
+/* inih reader: hands out one line at a time from ctx->text and counts
+ * lines, rejecting over-long lines. */
+static char *reader(char *str, int num, void *stream)
+{
+    load_ctx *x = stream;
+    if (!*x->text || x->err->code)
+        return NULL;
+    const char *nl = strchr(x->text, '\n');
+    size_t len = nl ? (size_t)(nl - x->text) + 1 : strlen(x->text);
+    x->line++;
+    if (len + 1 > (size_t)num || len + 1 > SIM_CFG_MAX_LINE) {
+        sim_err_set(x->err, SIM_EINPUT, "%s:%d: line longer than %d bytes", x->name, x->line,
+                    num < SIM_CFG_MAX_LINE ? num - 1 : SIM_CFG_MAX_LINE - 1);
+        return NULL;
+    }
+    memcpy(str, x->text, len);
+    str[len] = '\0';
+    x->text += len;
+    return str;
+}
+
+static int path_is_abs(const char *p) { return p[0] == '/'; }
+
+static char *join_path(const char *dir, const char *rel)
+{
+    if (path_is_abs(rel) || !dir || !*dir)
+        return dupstr(rel);
+    size_t n = strlen(dir) + strlen(rel) + 2;
+    char *p = malloc(n);
+    assert(p);
+    snprintf(p, n, "%s/%s", dir, rel);
+    return p;
+}
+
+static char *dir_of(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    if (!s)
+        return dupstr(".");
+    size_t n = (size_t)(s - path);
+    char *d = malloc(n + 2);
+    assert(d);
+    if (n == 0) {
+        strcpy(d, "/");
+    } else {
+        memcpy(d, path, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+/* Read a whole file into a NUL-terminated buffer; rejects NUL bytes. */
+static int read_file(const char *path, char **out, const char *from, sim_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return sim_err_set(err, SIM_EINPUT, "%s%s: cannot open: %s", from ? from : "", path,
+                           strerror(errno));
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    char chunk[8192];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (len + got > (size_t)64 << 20) {
+            fclose(f);
+            free(buf);
+            return sim_err_set(err, SIM_EINPUT, "%s: config file larger than 64 MiB", path);
+        }
+        buf_append(&buf, &len, &cap, chunk, got);
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return sim_err_set(err, SIM_EINPUT, "%s: read error", path);
+    }
+    if (!buf)
+        buf_append(&buf, &len, &cap, "", 0);
+    if (strlen(buf) != len) {
+        int line = 1;
+        for (size_t i = 0; i < len && buf[i]; i++)
+            line += buf[i] == '\n';
+        free(buf);
+        return sim_err_set(err, SIM_EINPUT, "%s:%d: NUL byte in config file", path, line);
+    }
+    *out = buf;
+    return SIM_OK;
+}
+
+static int load_file(sim_cfg *c, const char *path, int depth, const char **stack,
+                     const char *from, sim_err *err)
+{
+    if (depth >= SIM_CFG_MAX_DEPTH)
+        return sim_err_set(err, SIM_EINPUT, "%sinclude nesting deeper than %d at %s",
+                           from ? from : "", SIM_CFG_MAX_DEPTH, path);
+    char *canon = realpath(path, NULL);
+    if (!canon)
+        return sim_err_set(err, SIM_EINPUT, "%s%s: cannot open: %s", from ? from : "", path,
+                           strerror(errno));
+    for (int i = 0; i < depth; i++) {
+        if (!strcmp(stack[i], canon)) {
+            free(canon);
+            return sim_err_set(err, SIM_EINPUT, "%sinclude cycle: %s includes itself",
+                               from ? from : "", path);
+        }
+    }
+    char *text = NULL;
+    int rc = read_file(path, &text, from, err);
+    if (rc) {
+        free(canon);
+        return rc;
+    }
+    char hdr[64];
+    int hl = snprintf(hdr, sizeof hdr, "# file: ");
+    buf_append(&c->text, &c->text_len, &c->text_cap, hdr, (size_t)hl);
+    buf_append(&c->text, &c->text_len, &c->text_cap, path, strlen(path));
+    buf_append(&c->text, &c->text_len, &c->text_cap, "\n", 1);
+    buf_append(&c->text, &c->text_len, &c->text_cap, text, strlen(text));
+    if (c->text_len && c->text[c->text_len - 1] != '\n')
+        buf_append(&c->text, &c->text_len, &c->text_cap, "\n", 1);
+    stack[depth] = canon;
+    rc = load_text(c, text, path, depth + 1, stack, err);
+    free(text);
+    free(canon);
+    return rc;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+    load_ctx *x = user;
+    if (x->err->code)
+        return 0;
+    if (!name || !*name) {
+        sim_err_set(x->err, SIM_EINPUT, "%s:%d: missing key name", x->name, x->line);
+        return 0;
+    }
+    if (!strcmp(name, "include")) {
+        if (!value || !*value) {
+            sim_err_set(x->err, SIM_EINPUT, "%s:%d: include: empty file name", x->name, x->line);
+            return 0;
+        }
+        char *p = join_path(x->dir, value);
+        char from[SIM_ERR_MSG_MAX / 2];
+        snprintf(from, sizeof from, "%s:%d: include: ", x->name, x->line);
+        int rc = load_file(x->c, p, x->depth, x->stack, from, x->err);
+        free(p);
+        return rc == SIM_OK;
+    }
+    for (const char *p = name; *p; p++) {
+        if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '-')) {
+            sim_err_set(x->err, SIM_EINPUT, "%s:%d: %s: key names use letters, digits, _ and -",
+                        x->name, x->line, name);
+            return 0;
+        }
+    }
+    add_entry(x->c, section ? section : "", name, value ? value : "", x->name, x->line);
+    return 1;
+}
+
+static int load_text(sim_cfg *c, const char *text, const char *name, int depth,
+                     const char **stack, sim_err *err)
+{
+    char *dir = dir_of(name);
+    load_ctx x = {c, name, dir, text, 0, depth, stack, err};
+    int rc = ini_parse_stream(reader, &x, handler, &x);
+    free(dir);
+    if (err->code)
+        return err->code;
+    if (rc > 0)
+        return sim_err_set(err, SIM_EINPUT, "%s:%d: syntax error (expected [section] or key = value)",
+                           name, rc);
+    if (rc < 0)
+        return sim_err_set(err, SIM_EINPUT, "%s: cannot parse (out of memory)", name);
+    return SIM_OK;
+}
+
+int sim_cfg_load(sim_cfg *c, const char *path, sim_err *err)
+{
+    const char *stack[SIM_CFG_MAX_DEPTH];
+    return load_file(c, path, 0, stack, NULL, err);
+}
+
+int sim_cfg_load_string(sim_cfg *c, const char *text, const char *name, sim_err *err)
+{
+    const char *stack[SIM_CFG_MAX_DEPTH];
+    buf_append(&c->text, &c->text_len, &c->text_cap, text, strlen(text));
+    return load_text(c, text, name, 0, stack, err);
+}
+
+int sim_cfg_set(sim_cfg *c, const char *a, sim_err *err)
+{
+    const char *eq = strchr(a, '=');
+    if (!eq || eq == a)
+        return sim_err_set(err, SIM_EINPUT, "--set %s: expected SECTION.KEY=VALUE", a);
+    const char *dot = NULL;
+    for (const char *p = a; p < eq; p++)
+        if (*p == '.')
+            dot = p;
+    if (!dot || dot == a || dot + 1 == eq)
+        return sim_err_set(err, SIM_EINPUT, "--set %s: expected SECTION.KEY=VALUE", a);
+    size_t sl = (size_t)(dot - a), kl = (size_t)(eq - dot - 1);
+    char *sec = malloc(sl + 1), *key = malloc(kl + 1);
+    assert(sec && key);
+    memcpy(sec, a, sl);
+    sec[sl] = '\0';
+    memcpy(key, dot + 1, kl);
+    key[kl] = '\0';
+    /* trim spaces around value */
+    const char *v = eq + 1;
+    while (isspace((unsigned char)*v))
+        v++;
+    char *val = dupstr(v);
+    size_t vl = strlen(val);
+    while (vl && isspace((unsigned char)val[vl - 1]))
+        val[--vl] = '\0';
+    add_entry(c, sec, key, val, "--set", 0);
+    free(sec);
+    free(key);
+    free(val);
+    if (c->ov_len)
+        buf_append(&c->overrides, &c->ov_len, &c->ov_cap, " ", 1);
+    buf_append(&c->overrides, &c->ov_len, &c->ov_cap, a, strlen(a));
+    return SIM_OK;
+}
+
+const sim_cfg_entry *sim_cfg_find(const sim_cfg *c, const char *section, const char *key)
+{
+    for (size_t i = c->n; i-- > 0;)
+        if (!strcmp(c->e[i].key, key) && !strcmp(c->e[i].section, section))
+            return &c->e[i];
+    return NULL;
+}
+
+size_t sim_cfg_count(const sim_cfg *c) { return c->n; }
+const sim_cfg_entry *sim_cfg_at(const sim_cfg *c, size_t i)
+{
+    assert(i < c->n);
+    return &c->e[i];
+}
+const char *sim_cfg_overrides(const sim_cfg *c) { return c->overrides; }
+const char *sim_cfg_text(const sim_cfg *c) { return c->text; }
+
+uint64_t sim_cfg_hash(const sim_cfg *c)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const unsigned char *p = (const unsigned char *)c->text; *p; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    h = (h ^ 0xff) * 1099511628211ULL;
+    for (const unsigned char *p = (const unsigned char *)c->overrides; *p; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    return h;
+}
+
+static int section_matches(const char *pattern, const char *section)
+{
+    size_t pl = strlen(pattern);
+    if (pl >= 2 && !strcmp(pattern + pl - 2, ".*"))
+        return !strncmp(pattern, section, pl - 1) && section[pl - 1] != '\0';
+    return !strcmp(pattern, section);
+}
+
+size_t sim_cfg_sections(const sim_cfg *c, const char *pattern, const char **names, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        if (!section_matches(pattern, c->e[i].section))
+            continue;
+        int seen = 0;
+        for (size_t j = 0; j < k && !seen; j++)
+            seen = !strcmp(names[j], c->e[i].section);
+        if (!seen && k < max)
+            names[k++] = c->e[i].section;
+    }
+    return k;
+}
+
+const sim_cfg_key *sim_cfg_spec(const sim_cfg_key *schema, size_t n, const char *section,
+                                const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(schema[i].key, key) && section_matches(schema[i].section, section))
+            return &schema[i];
+    return NULL;
+}
+
+/* ---- value parsers ---- */
+
+int sim_parse_double(const char *s, double *out, const char **why)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    if (!*s) {
+        *why = "empty value";
+        return -1;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s) {
+        *why = "not a number";
+        return -1;
+    }
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end) {
+        *why = "trailing characters after number";
+        return -1;
+    }
+    if (!isfinite(v) || errno == ERANGE) {
+        *why = isnan(v) ? "NaN is not allowed" : "number out of range";
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int sim_parse_long(const char *s, long *out, const char **why)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s) {
+        *why = "not an integer";
+        return -1;
+    }
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end) {
+        /* accept 1e6-style integers written as reals */
+        double d;
+        const char *w2;
+        if (sim_parse_double(s, &d, &w2) == 0 && d == floor(d) && fabs(d) < 9e15) {
+            *out = (long)d;
+            return 0;
+        }
+        *why = "not an integer";
+        return -1;
+    }
+    if (errno == ERANGE) {
+        *why = "integer out of range";
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Split "12.5ms" into number and unit suffix. */
+static int num_unit(const char *s, double *v, char *unit, size_t ulen, const char **why)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *end;
+    errno = 0;
+    double d = strtod(s, &end);
+    if (end == s) {
+        *why = "not a number";
+        return -1;
+    }
+    if (!isfinite(d) || errno == ERANGE) {
+        *why = isnan(d) ? "NaN is not allowed" : "number out of range";
+        return -1;
+    }
+    while (isspace((unsigned char)*end))
+        end++;
+    size_t n = strlen(end);
+    while (n && isspace((unsigned char)end[n - 1]))
+        n--;
+    if (n >= ulen) {
+        *why = "unknown unit";
+        return -1;
+    }
+    memcpy(unit, end, n);
+    unit[n] = '\0';
+    *v = d;
+    return 0;
+}
+
+int sim_parse_duration(const char *s, double *seconds, const char **why)
+{
+    double v;
+    char u[16];
+    if (num_unit(s, &v, u, sizeof u, why))
+        return -1;
+    double f;
+    if (!*u || !strcmp(u, "s"))
+        f = 1;
+    else if (!strcmp(u, "ms"))
+        f = 1e-3;
+    else if (!strcmp(u, "us"))
+        f = 1e-6;
+    else if (!strcmp(u, "ns"))
+        f = 1e-9;
+    else if (!strcmp(u, "min"))
+        f = 60;
+    else if (!strcmp(u, "h"))
+        f = 3600;
+    else {
+        *why = "unknown time unit (use ns, us, ms, s, min, h)";
+        return -1;
+    }
+    *seconds = v * f;
+    return 0;
+}
+
+int sim_parse_rate(const char *s, double *per_second, const char **why)
+{
+    double v;
+    char u[16];
+    if (num_unit(s, &v, u, sizeof u, why))
+        return -1;
+    double f;
+    if (!*u || !strcmp(u, "/s"))
+        f = 1;
+    else if (!strcmp(u, "/ms"))
+        f = 1e3;
+    else if (!strcmp(u, "/min"))
+        f = 1.0 / 60;
+    else if (!strcmp(u, "/h"))
+        f = 1.0 / 3600;
+    else {
+        *why = "unknown rate unit (use /s, /ms, /min, /h)";
+        return -1;
+    }
+    *per_second = v * f;
+    return 0;
+}
+
+int sim_parse_bool(const char *s, int *out, const char **why)
+{
+    static const char *yes[] = {"1", "true", "yes", "on"};
+    static const char *no[] = {"0", "false", "no", "off"};
+    for (size_t i = 0; i < 4; i++) {
+        if (!strcasecmp(s, yes[i])) {
+            *out = 1;
+            return 0;
+        }
+        if (!strcasecmp(s, no[i])) {
+            *out = 0;
+            return 0;
+        }
+    }
+    *why = "expected true or false";
+    return -1;
+}
+
+int sim_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return 100;
+    int d[65][65];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        for (size_t j = 1; j <= lb; j++) {
+            int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+            int m = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < m)
+                m = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < m)
+                m = d[i - 1][j - 1] + cost;
+            d[i][j] = m;
+        }
+    }
+    return d[la][lb] > 100 ? 100 : d[la][lb];
+}
+
+/* ---- checking and getters ---- */
+
+static void where(const sim_cfg_entry *e, char *buf, size_t len)
+{
+    if (!e)
+        snprintf(buf, len, "default");
+    else if (e->line > 0)
+        snprintf(buf, len, "%s:%d", e->origin, e->line);
+    else
+        snprintf(buf, len, "%s", e->origin);
+}
+
+const char *sim_cfg_where(const sim_cfg *c, const char *section, const char *key, char *buf,
+                          size_t len)
+{
+    where(sim_cfg_find(c, section, key), buf, len);
+    return buf;
+}
+
+/* Parse text as the spec's type, range-check; on error fill err naming
+ * where/section.key. */
+static int parse_value(const sim_cfg_key *k, const char *section, const char *text,
+                       const char *loc, double *num, sim_err *err)
+{
+    const char *why = NULL;
+    double v = 0;
+    int rc = 0;
+    switch (k->type) {
+    case SIM_CFG_NUM:
+        rc = sim_parse_double(text, &v, &why);
+        break;
+    case SIM_CFG_INT: {
+        long l;
+        rc = sim_parse_long(text, &l, &why);
+        v = (double)l;
+        break;
+    }
+    case SIM_CFG_DUR:
+        rc = sim_parse_duration(text, &v, &why);
+        break;
+    case SIM_CFG_RATE:
+        rc = sim_parse_rate(text, &v, &why);
+        break;
+    case SIM_CFG_BOOL: {
+        int b;
+        rc = sim_parse_bool(text, &b, &why);
+        v = b;
+        break;
+    }
+    case SIM_CFG_ENUM: {
+        rc = -1;
+        why = "not one of the allowed values";
+        const char *p = k->choices;
+        size_t tl = strlen(text);
+        while (p && *p) {
+            const char *bar = strchr(p, '|');
+            size_t l = bar ? (size_t)(bar - p) : strlen(p);
+            if (l == tl && !strncmp(p, text, l)) {
+                rc = 0;
+                break;
+            }
+            p = bar ? bar + 1 : NULL;
+        }
+        if (rc)
+            return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: '%s' is not one of %s", loc, section,
+                               k->key, text, k->choices);
+        break;
+    }
+    case SIM_CFG_DIST: {
+        sim_dist d;
+        char msg[256];
+        if (sim_dist_parse(text, &d, msg, sizeof msg))
+            return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: bad distribution '%s': %s", loc,
+                               section, k->key, text, msg);
+        sim_dist_fini(&d);
+        break;
+    }
+    case SIM_CFG_STR:
+        break;
+    }
+    if (rc)
+        return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: '%s': %s", loc, section, k->key, text, why);
+    if (k->type == SIM_CFG_NUM || k->type == SIM_CFG_INT || k->type == SIM_CFG_DUR ||
+        k->type == SIM_CFG_RATE) {
+        if (k->min < k->max && (v < k->min || v > k->max))
+            return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: %s is out of range [%g, %g]%s%s", loc,
+                               section, k->key, text, k->min, k->max, k->unit ? " " : "",
+                               k->unit ? k->unit : "");
+        if (k->type == SIM_CFG_INT && (v > LONG_MAX / 2 || v < LONG_MIN / 2))
+            return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: integer out of range", loc, section,
+                               k->key);
+    }
+    if (num)
+        *num = v;
+    return SIM_OK;
+}
+
+int sim_cfg_check(const sim_cfg *c, const sim_cfg_key *schema, size_t n, sim_err *err)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        const sim_cfg_entry *e = &c->e[i];
+        char loc[512];
+        where(e, loc, sizeof loc);
+        int sec_known = 0;
+        for (size_t j = 0; j < n && !sec_known; j++)
+            sec_known = section_matches(schema[j].section, e->section);
+        if (!sec_known) {
+            const char *best = NULL;
+            int bd = 100;
+            for (size_t j = 0; j < n; j++) {
+                int d = sim_edit_distance(schema[j].section, e->section);
+                if (d < bd)
+                    bd = d, best = schema[j].section;
+            }
+            if (!*e->section)
+                return sim_err_set(err, SIM_EINPUT, "%s: %s: key outside any [section]", loc,
+                                   e->key);
+            if (best && bd <= 3)
+                return sim_err_set(err, SIM_EINPUT, "%s: [%s]: unknown section (did you mean [%s]?)",
+                                   loc, e->section, best);
+            return sim_err_set(err, SIM_EINPUT, "%s: [%s]: unknown section", loc, e->section);
+        }
+        const sim_cfg_key *k = sim_cfg_spec(schema, n, e->section, e->key);
+        if (!k) {
+            const char *best = NULL;
+            int bd = 100;
+            for (size_t j = 0; j < n; j++) {
+                if (!section_matches(schema[j].section, e->section))
+                    continue;
+                int d = sim_edit_distance(schema[j].key, e->key);
+                if (d < bd)
+                    bd = d, best = schema[j].key;
+            }
+            if (best && bd <= 3)
+                return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: unknown key (did you mean %s?)", loc,
+                                   e->section, e->key, best);
+            return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: unknown key", loc, e->section, e->key);
+        }
+        if (parse_value(k, e->section, e->value, loc, NULL, err))
+            return err->code;
+    }
+    return SIM_OK;
+}
+
+static int lookup(const sim_cfg *c, const sim_cfg_key *schema, size_t n, const char *section,
+                  const char *key, const sim_cfg_key **k, const char **text, char *loc,
+                  size_t loclen, sim_err *err)
+{
+    *k = sim_cfg_spec(schema, n, section, key);
+    assert(*k && "key missing from schema");
+    const sim_cfg_entry *e = sim_cfg_find(c, section, key);
+    where(e, loc, loclen);
+    *text = e ? e->value : (*k)->def;
+    if (!*text)
+        return sim_err_set(err, SIM_EINPUT, "%s.%s: required key is missing", section, key);
+    return SIM_OK;
+}
+
+int sim_cfg_num(const sim_cfg *c, const sim_cfg_key *schema, size_t n, const char *section,
+                const char *key, double *out, sim_err *err)
+{
+    const sim_cfg_key *k;
+    const char *t;
+    char loc[512];
+    if (lookup(c, schema, n, section, key, &k, &t, loc, sizeof loc, err))
+        return err->code;
+    return parse_value(k, section, t, loc, out, err);
+}
+
+int sim_cfg_int(const sim_cfg *c, const sim_cfg_key *schema, size_t n, const char *section,
+                const char *key, long *out, sim_err *err)
+{
+    double v;
+    int rc = sim_cfg_num(c, schema, n, section, key, &v, err);
+    if (rc == SIM_OK)
+        *out = (long)v;
+    return rc;
+}
+
+int sim_cfg_bool(const sim_cfg *c, const sim_cfg_key *schema, size_t n, const char *section,
+                 const char *key, int *out, sim_err *err)
+{
+    double v;
+    int rc = sim_cfg_num(c, schema, n, section, key, &v, err);
+    if (rc == SIM_OK)
+        *out = v != 0;
+    return rc;
+}
+
+int sim_cfg_str(const sim_cfg *c, const sim_cfg_key *schema, size_t n, const char *section,
+                const char *key, const char **out, sim_err *err)
+{
+    const sim_cfg_key *k;
+    const char *t;
+    char loc[512];
+    if (lookup(c, schema, n, section, key, &k, &t, loc, sizeof loc, err))
+        return err->code;
+    if (parse_value(k, section, t, loc, NULL, err))
+        return err->code;
+    *out = t;
+    return SIM_OK;
+}

@@ -1,0 +1,489 @@
+#include "sim/sim_dist.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_sf_gamma.h>
+
+#include "sim/sim_cfg.h"
+
+#define MAX_ARGS 8
+#define MAX_EMPIRICAL 100000
+
+typedef struct arg {
+    char name[16];   /* "" for positional */
+    char text[64];
+    double v;
+} arg;
+
+static int fail(char *msg, size_t len, const char *fmt, const char *x)
+{
+    snprintf(msg, len, fmt, x);
+    return -1;
+}
+
+sim_dist sim_dist_const(double v)
+{
+    sim_dist d = {SIM_DIST_CONST, v, 0, 0, NULL, 0};
+    return d;
+}
+
+void sim_dist_fini(sim_dist *d)
+{
+    free(d->q);
+    d->q = NULL;
+    d->nq = 0;
+}
+
+void sim_dist_copy(sim_dist *dst, const sim_dist *src)
+{
+    *dst = *src;
+    if (src->nq) {
+        dst->q = malloc(src->nq * sizeof *dst->q);
+        assert(dst->q);
+        memcpy(dst->q, src->q, src->nq * sizeof *dst->q);
+    }
+}
+
+static const arg *find(const arg *a, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(a[i].name, name))
+            return &a[i];
+    return NULL;
+}
+
+static int parse_empirical(const char *body, sim_dist *d, char *msg, size_t len)
+{
+    size_t cap = 16, n = 0;
+    double *q = malloc(cap * sizeof *q);
+    assert(q);
+    const char *p = body;
+    while (*p) {
+        while (*p && (isspace((unsigned char)*p) || *p == ','))
+            p++;
+        if (!*p)
+            break;
+        char tok[64];
+        size_t tl = 0;
+        while (*p && !isspace((unsigned char)*p) && *p != ',') {
+            if (tl + 1 >= sizeof tok) {
+                free(q);
+                return fail(msg, len, "empirical: value too long%s", "");
+            }
+            tok[tl++] = *p++;
+        }
+        tok[tl] = '\0';
+        double v;
+        const char *why;
+        if (sim_parse_duration(tok, &v, &why)) {
+            free(q);
+            snprintf(msg, len, "empirical: '%s': %s", tok, why);
+            return -1;
+        }
+        if (v < 0 || (n && v < q[n - 1])) {
+            free(q);
+            return fail(msg, len, "empirical: quantiles must be non-negative and non-decreasing (at '%s')", tok);
+        }
+        if (n == MAX_EMPIRICAL) {
+            free(q);
+            return fail(msg, len, "empirical: more than 100000 points%s", "");
+        }
+        if (n == cap) {
+            cap *= 2;
+            q = realloc(q, cap * sizeof *q);
+            assert(q);
+        }
+        q[n++] = v;
+    }
+    if (n < 2) {
+        free(q);
+        return fail(msg, len, "empirical: needs at least two quantile points%s", "");
+    }
+    d->kind = SIM_DIST_EMPIRICAL;
+    d->q = q;
+    d->nq = n;
+    return 0;
+}
+
+int sim_dist_parse(const char *spec, sim_dist *d, char *msg, size_t len)
+{
+    memset(d, 0, sizeof *d);
+    while (isspace((unsigned char)*spec))
+        spec++;
+    const char *open = strchr(spec, '(');
+    if (!open) {
+        double v;
+        const char *why;
+        if (sim_parse_duration(spec, &v, &why)) {
+            snprintf(msg, len, "'%s': %s (expected a value such as 2ms or a form such as exp(mean=2ms))",
+                     spec, why);
+            return -1;
+        }
+        if (v < 0)
+            return fail(msg, len, "'%s': negative duration", spec);
+        *d = sim_dist_const(v);
+        return 0;
+    }
+    char name[32];
+    size_t nl = (size_t)(open - spec);
+    while (nl && isspace((unsigned char)spec[nl - 1]))
+        nl--;
+    if (nl == 0 || nl >= sizeof name)
+        return fail(msg, len, "missing or too long distribution name in '%s'", spec);
+    memcpy(name, spec, nl);
+    name[nl] = '\0';
+    const char *close = strrchr(spec, ')');
+    if (!close || close < open)
+        return fail(msg, len, "missing ')' in '%s'", spec);
+    for (const char *p = close + 1; *p; p++)
+        if (!isspace((unsigned char)*p))
+            return fail(msg, len, "trailing characters after ')' in '%s'", spec);
+    size_t bl = (size_t)(close - open - 1);
+    char *body = malloc(bl + 1);
+    assert(body);
+    memcpy(body, open + 1, bl);
+    body[bl] = '\0';
+
+    if (!strcmp(name, "empirical")) {
+        int rc = parse_empirical(body, d, msg, len);
+        free(body);
+        return rc;
+    }
+
+    arg a[MAX_ARGS];
+    int na = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(body, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        while (isspace((unsigned char)*tok))
+            tok++;
+        if (na == MAX_ARGS) {
+            free(body);
+            return fail(msg, len, "too many arguments in '%s'", spec);
+        }
+        arg *x = &a[na++];
+        char *eq = strchr(tok, '=');
+        const char *val = tok;
+        x->name[0] = '\0';
+        if (eq) {
+            char *e = eq;
+            while (e > tok && isspace((unsigned char)e[-1]))
+                e--;
+            size_t kl = (size_t)(e - tok);
+            if (kl == 0 || kl >= sizeof x->name) {
+                free(body);
+                return fail(msg, len, "bad argument name in '%s'", spec);
+            }
+            memcpy(x->name, tok, kl);
+            x->name[kl] = '\0';
+            val = eq + 1;
+        }
+        snprintf(x->text, sizeof x->text, "%s", val);
+        const char *why;
+        if (sim_parse_duration(val, &x->v, &why)) {
+            snprintf(msg, len, "argument '%s' of %s(): %s", tok, name, why);
+            free(body);
+            return -1;
+        }
+    }
+    free(body);
+
+    const arg *shift = find(a, na, "shift");
+    d->shift = shift ? shift->v : 0;
+    int nkw = shift ? 1 : 0;
+    const arg *pos0 = na > 0 && !a[0].name[0] ? &a[0] : NULL;
+    const arg *pos1 = na > 1 && !a[1].name[0] ? &a[1] : NULL;
+#define NEED(cond, what) \
+    do { \
+        if (!(cond)) \
+            return fail(msg, len, "%s", what); \
+    } while (0)
+
+    if (!strcmp(name, "const") || !strcmp(name, "det")) {
+        const arg *v = pos0 ? pos0 : find(a, na, "value");
+        NEED(v && na == 1 + nkw, "const() takes one value, e.g. const(2ms)");
+        NEED(v->v >= 0, "const(): value must be >= 0");
+        d->kind = SIM_DIST_CONST;
+        d->a = v->v;
+    } else if (!strcmp(name, "exp") || !strcmp(name, "exponential")) {
+        const arg *m = pos0 ? pos0 : find(a, na, "mean");
+        const arg *r = find(a, na, "rate");
+        NEED((m || r) && !(m && r) && na == 1 + nkw, "exp() takes mean=D or rate=R, e.g. exp(mean=2ms)");
+        d->kind = SIM_DIST_EXP;
+        if (m) {
+            NEED(m->v > 0, "exp(): mean must be > 0");
+            d->a = m->v;
+        } else {
+            double rate;
+            const char *why;
+            NEED(sim_parse_rate(r->text, &rate, &why) == 0 && rate > 0, "exp(): rate must be > 0");
+            d->a = 1.0 / rate;
+        }
+    } else if (!strcmp(name, "uniform")) {
+        const arg *lo = pos0 ? pos0 : find(a, na, "min");
+        const arg *hi = pos1 ? pos1 : find(a, na, "max");
+        NEED(lo && hi && na == 2 + nkw, "uniform() takes min and max, e.g. uniform(1ms, 3ms)");
+        NEED(lo->v >= 0 && hi->v >= lo->v, "uniform(): need 0 <= min <= max");
+        d->kind = SIM_DIST_UNIFORM;
+        d->a = lo->v;
+        d->b = hi->v;
+    } else if (!strcmp(name, "lognormal")) {
+        const arg *m = find(a, na, "mean"), *s = find(a, na, "sd");
+        const arg *mu = find(a, na, "mu"), *sg = find(a, na, "sigma");
+        d->kind = SIM_DIST_LOGNORMAL;
+        if (m && s && na == 2 + nkw) {
+            NEED(m->v > 0 && s->v >= 0, "lognormal(): need mean > 0 and sd >= 0");
+            double s2 = log1p((s->v / m->v) * (s->v / m->v));
+            d->b = sqrt(s2);
+            d->a = log(m->v) - s2 / 2;
+        } else if (mu && sg && na == 2 + nkw) {
+            NEED(sg->v >= 0, "lognormal(): sigma must be >= 0");
+            NEED(mu->v < 700 && mu->v > -700, "lognormal(): mu out of range");
+            d->a = mu->v;
+            d->b = sg->v;
+        } else {
+            return fail(msg, len, "%s", "lognormal() takes mean= and sd=, or mu= and sigma=");
+        }
+    } else if (!strcmp(name, "gamma") || !strcmp(name, "erlang")) {
+        const arg *k = find(a, na, !strcmp(name, "erlang") ? "k" : "shape");
+        const arg *sc = find(a, na, "scale"), *m = find(a, na, "mean"), *s = find(a, na, "sd");
+        d->kind = SIM_DIST_GAMMA;
+        if (k && sc && na == 2 + nkw) {
+            d->a = k->v;
+            d->b = sc->v;
+        } else if (k && m && na == 2 + nkw) {
+            NEED(k->v > 0, "gamma(): shape must be > 0");
+            d->a = k->v;
+            d->b = m->v / k->v;
+        } else if (m && s && na == 2 + nkw && name[0] == 'g') {
+            NEED(m->v > 0 && s->v > 0, "gamma(): need mean > 0 and sd > 0");
+            d->a = (m->v / s->v) * (m->v / s->v);
+            d->b = s->v * s->v / m->v;
+        } else {
+            return fail(msg, len, "%s",
+                        "gamma() takes shape= with scale= or mean=, or mean= and sd=; erlang() takes k= and mean=");
+        }
+        NEED(d->a > 0 && d->b > 0, "gamma(): shape and scale must be > 0");
+        if (name[0] == 'e')
+            NEED(d->a == floor(d->a), "erlang(): k must be a whole number");
+    } else if (!strcmp(name, "weibull")) {
+        const arg *k = find(a, na, "shape"), *sc = find(a, na, "scale");
+        NEED(k && sc && na == 2 + nkw, "weibull() takes shape= and scale=");
+        NEED(k->v > 0 && sc->v > 0, "weibull(): shape and scale must be > 0");
+        d->kind = SIM_DIST_WEIBULL;
+        d->a = k->v;
+        d->b = sc->v;
+    } else if (!strcmp(name, "normal")) {
+        const arg *m = find(a, na, "mean"), *s = find(a, na, "sd");
+        NEED(m && s && na == 2 + nkw, "normal() takes mean= and sd=");
+        NEED(m->v > 0 && s->v >= 0, "normal(): need mean > 0 and sd >= 0");
+        d->kind = SIM_DIST_NORMAL;
+        d->a = m->v;
+        d->b = s->v;
+    } else {
+        return fail(msg, len,
+                    "unknown distribution '%s' (known: const, exp, uniform, lognormal, gamma, erlang, weibull, normal, empirical)",
+                    name);
+    }
+#undef NEED
+    if (d->shift < 0)
+        return fail(msg, len, "shift must be >= 0 in '%s'", spec);
+    double m = sim_dist_mean(d);
+    if (!isfinite(m) || !isfinite(sim_dist_var(d)))
+        return fail(msg, len, "'%s' has no finite mean or variance", spec);
+    return 0;
+}
+
+double sim_dist_sample(const sim_dist *d, gsl_rng *r)
+{
+    double x;
+    switch (d->kind) {
+    case SIM_DIST_CONST:
+        return d->a + d->shift;
+    case SIM_DIST_EXP:
+        x = gsl_ran_exponential(r, d->a);
+        break;
+    case SIM_DIST_UNIFORM:
+        x = d->a + (d->b - d->a) * gsl_rng_uniform(r);
+        break;
+    case SIM_DIST_LOGNORMAL:
+        x = gsl_ran_lognormal(r, d->a, d->b);
+        break;
+    case SIM_DIST_GAMMA:
+        x = gsl_ran_gamma(r, d->a, d->b);
+        break;
+    case SIM_DIST_WEIBULL:
+        x = gsl_ran_weibull(r, d->b, d->a);
+        break;
+    case SIM_DIST_NORMAL:
+        do
+            x = d->a + gsl_ran_gaussian_ziggurat(r, d->b);
+        while (x < 0);
+        break;
+    case SIM_DIST_EMPIRICAL: {
+        double u = gsl_rng_uniform(r) * (double)(d->nq - 1);
+        size_t i = (size_t)u;
+        if (i >= d->nq - 1)
+            i = d->nq - 2;
+        double f = u - (double)i;
+        x = d->q[i] + f * (d->q[i + 1] - d->q[i]);
+        break;
+    }
+    default:
+        assert(0 && "unknown distribution kind");
+        x = 0;
+    }
+    return x + d->shift;
+}
+
+double sim_dist_mean(const sim_dist *d)
+{
+    double m = 0;
+    switch (d->kind) {
+    case SIM_DIST_CONST:
+        m = d->a;
+        break;
+    case SIM_DIST_EXP:
+        m = d->a;
+        break;
+    case SIM_DIST_UNIFORM:
+        m = (d->a + d->b) / 2;
+        break;
+    case SIM_DIST_LOGNORMAL:
+        m = exp(d->a + d->b * d->b / 2);
+        break;
+    case SIM_DIST_GAMMA:
+        m = d->a * d->b;
+        break;
+    case SIM_DIST_WEIBULL:
+        m = d->b * gsl_sf_gamma(1 + 1 / d->a);
+        break;
+    case SIM_DIST_NORMAL: {
+        /* mean of the normal truncated at 0 */
+        double z = d->a / d->b;
+        if (d->b == 0 || z > 30)
+            m = d->a;
+        else {
+            double phi = exp(-z * z / 2) / sqrt(2 * M_PI), Phi = 0.5 * erfc(-z / sqrt(2));
+            m = d->a + d->b * phi / Phi;
+        }
+        break;
+    }
+    case SIM_DIST_EMPIRICAL:
+        for (size_t i = 0; i + 1 < d->nq; i++)
+            m += (d->q[i] + d->q[i + 1]) / 2;
+        m /= (double)(d->nq - 1);
+        break;
+    }
+    return m + d->shift;
+}
+
+double sim_dist_var(const sim_dist *d)
+{
+    switch (d->kind) {
+    case SIM_DIST_CONST:
+        return 0;
+    case SIM_DIST_EXP:
+        return d->a * d->a;
+    case SIM_DIST_UNIFORM:
+        return (d->b - d->a) * (d->b - d->a) / 12;
+    case SIM_DIST_LOGNORMAL:
+        return expm1(d->b * d->b) * exp(2 * d->a + d->b * d->b);
+    case SIM_DIST_GAMMA:
+        return d->a * d->b * d->b;
+    case SIM_DIST_WEIBULL: {
+        double g1 = gsl_sf_gamma(1 + 1 / d->a), g2 = gsl_sf_gamma(1 + 2 / d->a);
+        return d->b * d->b * (g2 - g1 * g1);
+    }
+    case SIM_DIST_NORMAL: {
+        double z = d->a / d->b;
+        if (d->b == 0 || z > 30)
+            return d->b * d->b;
+        double phi = exp(-z * z / 2) / sqrt(2 * M_PI), Phi = 0.5 * erfc(-z / sqrt(2));
+        double l = phi / Phi;
+        return d->b * d->b * (1 - z * l - l * l);
+    }
+    case SIM_DIST_EMPIRICAL: {
+        /* mixture of uniforms on each interval */
+        double m = sim_dist_mean(d) - d->shift, s2 = 0;
+        size_t k = d->nq - 1;
+        for (size_t i = 0; i < k; i++) {
+            double a = d->q[i], b = d->q[i + 1];
+            s2 += (a * a + a * b + b * b) / 3;
+        }
+        return s2 / (double)k - m * m;
+    }
+    }
+    return 0;
+}
+
+void sim_dist_scale(sim_dist *d, double f)
+{
+    assert(f > 0);
+    switch (d->kind) {
+    case SIM_DIST_CONST:
+    case SIM_DIST_EXP:
+        d->a *= f;
+        break;
+    case SIM_DIST_UNIFORM:
+        d->a *= f;
+        d->b *= f;
+        break;
+    case SIM_DIST_LOGNORMAL:
+        d->a += log(f);
+        break;
+    case SIM_DIST_GAMMA:
+    case SIM_DIST_WEIBULL:
+        d->b *= f;
+        break;
+    case SIM_DIST_NORMAL:
+        d->a *= f;
+        d->b *= f;
+        break;
+    case SIM_DIST_EMPIRICAL:
+        for (size_t i = 0; i < d->nq; i++)
+            d->q[i] *= f;
+        break;
+    }
+    d->shift *= f;
+}
+
+int sim_dist_format(const sim_dist *d, char *buf, size_t len)
+{
+    char sh[48] = "";
+    if (d->shift > 0)
+        snprintf(sh, sizeof sh, ", shift=%.9g", d->shift);
+    switch (d->kind) {
+    case SIM_DIST_CONST:
+        return snprintf(buf, len, "const(%.9g%s)", d->a, sh);
+    case SIM_DIST_EXP:
+        return snprintf(buf, len, "exp(mean=%.9g%s)", d->a, sh);
+    case SIM_DIST_UNIFORM:
+        return snprintf(buf, len, "uniform(%.9g, %.9g%s)", d->a, d->b, sh);
+    case SIM_DIST_LOGNORMAL:
+        return snprintf(buf, len, "lognormal(mu=%.9g, sigma=%.9g%s)", d->a, d->b, sh);
+    case SIM_DIST_GAMMA:
+        return snprintf(buf, len, "gamma(shape=%.9g, scale=%.9g%s)", d->a, d->b, sh);
+    case SIM_DIST_WEIBULL:
+        return snprintf(buf, len, "weibull(shape=%.9g, scale=%.9g%s)", d->a, d->b, sh);
+    case SIM_DIST_NORMAL:
+        return snprintf(buf, len, "normal(mean=%.9g, sd=%.9g%s)", d->a, d->b, sh);
+    case SIM_DIST_EMPIRICAL: {
+        int n = snprintf(buf, len, "empirical(");
+        for (size_t i = 0; i < d->nq; i++) {
+            int w = snprintf(len > (size_t)n ? buf + n : NULL, len > (size_t)n ? len - (size_t)n : 0,
+                             "%s%.9g", i ? " " : "", d->q[i]);
+            n += w;
+        }
+        n += snprintf(len > (size_t)n ? buf + n : NULL, len > (size_t)n ? len - (size_t)n : 0,
+                      "%s)", sh);
+        return n;
+    }
+    }
+    return 0;
+}

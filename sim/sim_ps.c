@@ -1,0 +1,154 @@
+#include "sim/sim_ps.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+
+void sim_ps_init(sim_ps *p, double cores)
+{
+    assert(cores > 0);
+    p->cores = cores;
+    p->v = 0;
+    p->t_last = 0;
+    p->cap = 16;
+    p->heap = malloc(p->cap * sizeof *p->heap);
+    assert(p->heap && "out of memory");
+    p->n = 0;
+    p->order = 0;
+    p->is_armed = 0;
+    p->armed = 0;
+    p->completions = 0;
+    sim_tavg_init(&p->njobs, 0, 0);
+    sim_tavg_init(&p->nbusy, 0, 0);
+    sim_welford_init(&p->resp);
+}
+
+void sim_ps_fini(sim_ps *p)
+{
+    free(p->heap);
+    p->heap = NULL;
+}
+
+void sim_ps_reset_stats(sim_ps *p, double now)
+{
+    p->completions = 0;
+    sim_tavg_restart(&p->njobs, now);
+    sim_tavg_restart(&p->nbusy, now);
+    sim_welford_init(&p->resp);
+}
+
+static inline double rate(const sim_ps *p)
+{
+    return p->n == 0 ? 0 : fmin(1.0, p->cores / (double)p->n);
+}
+
+static inline int before(const sim_ps_job *a, const sim_ps_job *b)
+{
+    return a->finish < b->finish || (a->finish == b->finish && a->order < b->order);
+}
+
+static void advance(sim_ps *p, double now)
+{
+    p->v += (now - p->t_last) * rate(p);
+    p->t_last = now;
+}
+
+static void heap_push(sim_ps *p, sim_ps_job j)
+{
+    if (p->n == p->cap) {
+        p->cap *= 2;
+        p->heap = realloc(p->heap, p->cap * sizeof *p->heap);
+        assert(p->heap && "out of memory");
+    }
+    size_t i = p->n++;
+    while (i > 0) {
+        size_t q = (i - 1) / 2;
+        if (!before(&j, &p->heap[q]))
+            break;
+        p->heap[i] = p->heap[q];
+        i = q;
+    }
+    p->heap[i] = j;
+}
+
+static sim_ps_job heap_pop(sim_ps *p)
+{
+    sim_ps_job top = p->heap[0];
+    sim_ps_job last = p->heap[--p->n];
+    size_t i = 0, n = p->n;
+    if (n) {
+        for (;;) {
+            size_t l = 2 * i + 1;
+            if (l >= n)
+                break;
+            size_t m = l + 1 < n && before(&p->heap[l + 1], &p->heap[l]) ? l + 1 : l;
+            if (!before(&p->heap[m], &last))
+                break;
+            p->heap[i] = p->heap[m];
+            i = m;
+        }
+        p->heap[i] = last;
+    }
+    return top;
+}
+
+static void on_complete(sim *s, void *obj);
+
+static void arm(sim_ps *p, sim *s)
+{
+    if (p->n == 0) {
+        p->is_armed = 0;
+        return;
+    }
+    double dt = (p->heap[0].finish - p->v) / rate(p);
+    if (dt < 0)
+        dt = 0;
+    p->armed = sim_after(s, dt, 0, on_complete, p);
+    p->is_armed = 1;
+}
+
+static void set_counts(sim_ps *p, double now)
+{
+    sim_tavg_set(&p->njobs, now, (double)p->n);
+    sim_tavg_set(&p->nbusy, now, fmin((double)p->n, p->cores));
+}
+
+static void on_complete(sim *s, void *obj)
+{
+    sim_ps *p = obj;
+    if (!p->is_armed || s->cur_seq != p->armed)
+        return; /* stale: the job set changed after this event was armed */
+    advance(p, s->now);
+    /* Everything whose finish point is reached (within rounding) leaves now,
+     * in finish order; callbacks run after the CPU state is consistent. */
+    /* The armed event is for the heap top: it leaves now even if rounding
+     * left V a hair short; then everything else whose finish point is
+     * reached (within rounding) leaves too, in finish order.  Callbacks run
+     * after the CPU state is consistent. */
+    double eps = 1e-12 * fmax(1.0, fabs(p->v));
+    size_t k = 0;
+    sim_ps_job done[16];
+    do
+        done[k++] = heap_pop(p);
+    while (p->n && p->heap[0].finish <= p->v + eps && k < 16);
+    if (done[k - 1].finish > p->v)
+        p->v = done[k - 1].finish;
+    p->completions += k;
+    set_counts(p, s->now);
+    arm(p, s);
+    for (size_t i = 0; i < k; i++) {
+        sim_welford_add(&p->resp, s->now - done[i].t);
+        if (done[i].fn)
+            done[i].fn(s, done[i].obj);
+    }
+}
+
+void sim_ps_submit(sim_ps *p, sim *s, void *obj, double work, sim_fn fn)
+{
+    assert(work >= 0 && isfinite(work));
+    advance(p, s->now);
+    sim_ps_job j = {p->v + work, p->order++, obj, fn, s->now};
+    heap_push(p, j);
+    set_counts(p, s->now);
+    arm(p, s);
+}

@@ -1,0 +1,56 @@
+/* sim_ps: a processor-sharing CPU with K cores.
+ *
+ * Role: n jobs present each progress at rate min(1, K/n) (egalitarian
+ * processor sharing); a job submitted with `work` seconds of CPU finishes
+ * when it has received that much.  Models put co-located processes (server
+ * event loops, load generator, database backends) on one host this way.
+ *
+ * Method: virtual time V(t), the service each present job has received
+ * since the CPU was created, grows at rate min(1, K/n); a job's finish
+ * point is V at submission + work; a min-heap of finish points (ties by
+ * submission order) gives the next completion.  One calendar event is armed
+ * for the earliest completion; when n changes the armed event is left to
+ * go stale (its sequence number no longer matches) and a new one is armed.
+ * Invariants: V never decreases; jobs finish in order of finish point.
+ * Cost: O(log n) per submit and completion; the job pool grows by doubling
+ * and is reused, so steady state does not allocate.
+ */
+#ifndef SIM_PS_H
+#define SIM_PS_H
+
+#include "sim/sim.h"
+#include "sim/sim_stats.h"
+
+typedef struct sim_ps_job {
+    double finish;  /* virtual finish point */
+    uint64_t order; /* submission number, breaks ties */
+    void *obj;
+    sim_fn fn;
+    double t;       /* submission time */
+} sim_ps_job;
+
+typedef struct sim_ps {
+    double cores;
+    double v, t_last;
+    sim_ps_job *heap;  /* min-heap on (finish, order), owned */
+    size_t n, cap;
+    uint64_t order;
+    uint64_t armed;    /* sequence number of the armed completion event */
+    int is_armed;
+    /* statistics since the last reset */
+    uint64_t completions;
+    sim_tavg njobs, nbusy;  /* jobs present; cores in use = min(n, K) */
+    sim_welford resp;
+} sim_ps;
+
+void sim_ps_init(sim_ps *p, double cores);
+void sim_ps_fini(sim_ps *p);
+/* Submit work (CPU seconds, >= 0); fn(s, obj) is called when it is done. */
+void sim_ps_submit(sim_ps *p, sim *s, void *obj, double work, sim_fn fn);
+void sim_ps_reset_stats(sim_ps *p, double now);
+static inline double sim_ps_utilisation(const sim_ps *p, double now)
+{
+    return sim_tavg_mean(&p->nbusy, now) / p->cores;
+}
+
+#endif

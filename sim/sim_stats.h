@@ -1,0 +1,98 @@
+/* sim_stats: output statistics for simulations.
+ *
+ * - sim_welford: running count, mean, variance, min, max (Welford's update;
+ *   O(1) per value, numerically stable).
+ * - sim_tavg: time-weighted average of a piecewise-constant quantity (queue
+ *   length, busy servers); O(1) per change.
+ * - sim_hist: quantiles in bounded memory: a log-bucketed histogram with
+ *   128 buckets per power of two (bucket width <= 0.79% of its value, so a
+ *   reported quantile is within 0.4% of a value that lies at that rank),
+ *   over [2^-40, 2^40) plus exact zero/under/overflow counts and exact min
+ *   and max; O(1) per value, 80 KiB per histogram (allocated at init).
+ * - sim_series: a bounded record of one output series for warm-up
+ *   truncation (MSER-5) and batch-means confidence intervals: batches of 5
+ *   observations, pairs merged when SIM_SERIES_CAP batches are full, so
+ *   memory stays O(SIM_SERIES_CAP) whatever the run length.
+ * - sim_ci_*: Student-t confidence intervals from independent replications.
+ */
+#ifndef SIM_STATS_H
+#define SIM_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct sim_welford {
+    uint64_t n;
+    double mean, m2, min, max;
+} sim_welford;
+
+void sim_welford_init(sim_welford *w);
+void sim_welford_add(sim_welford *w, double x);
+double sim_welford_var(const sim_welford *w);  /* sample variance (n-1); 0 if n<2 */
+double sim_welford_sd(const sim_welford *w);
+/* Combine b into a (parallel formula). */
+void sim_welford_merge(sim_welford *a, const sim_welford *b);
+
+typedef struct sim_tavg {
+    double t0, t_last, v, area;
+} sim_tavg;
+
+void sim_tavg_init(sim_tavg *a, double t0, double v);
+/* The quantity changes to v at time now (>= t_last). */
+void sim_tavg_set(sim_tavg *a, double now, double v);
+static inline void sim_tavg_add(sim_tavg *a, double now, double dv) { sim_tavg_set(a, now, a->v + dv); }
+/* Time average over [t0, now]; the current value if now == t0. */
+double sim_tavg_mean(const sim_tavg *a, double now);
+/* Restart averaging at now, keeping the current value (warm-up reset). */
+void sim_tavg_restart(sim_tavg *a, double now);
+
+#define SIM_HIST_SUB_BITS 7
+#define SIM_HIST_EMIN (-40)
+#define SIM_HIST_EMAX 40
+#define SIM_HIST_NB ((SIM_HIST_EMAX - SIM_HIST_EMIN) << SIM_HIST_SUB_BITS)
+
+typedef struct sim_hist {
+    uint64_t *b;         /* SIM_HIST_NB counts, owned */
+    uint64_t n, zero, under, over;
+    double min, max;
+} sim_hist;
+
+void sim_hist_init(sim_hist *h);
+void sim_hist_fini(sim_hist *h);
+void sim_hist_clear(sim_hist *h);
+void sim_hist_add(sim_hist *h, double x);      /* x >= 0 */
+void sim_hist_merge(sim_hist *a, const sim_hist *b);
+/* Value at quantile p in [0,1] (NaN if empty). */
+double sim_hist_quantile(const sim_hist *h, double p);
+
+#define SIM_SERIES_CAP 4096
+#define SIM_SERIES_BATCH0 5
+
+typedef struct sim_series {
+    double *sum;      /* SIM_SERIES_CAP batch sums, owned */
+    size_t nb;        /* completed batches */
+    uint64_t m;       /* observations per batch */
+    double cur;       /* sum of the batch being filled */
+    uint64_t cur_n;
+    uint64_t n;       /* observations in total */
+} sim_series;
+
+void sim_series_init(sim_series *s);
+void sim_series_fini(sim_series *s);
+void sim_series_add(sim_series *s, double x);
+/* MSER on the completed batches: the number of leading observations to
+ * delete (a multiple of the batch size, at most half the series). */
+uint64_t sim_series_mser(const sim_series *s);
+/* Batch-means estimate after deleting `skip` leading observations, using
+ * k batches (k >= 2): mean and half-width of the `level` CI (e.g. 0.95).
+ * Returns 0, or -1 when there are fewer than k batches left. */
+int sim_series_batch_means(const sim_series *s, uint64_t skip, int k, double level, double *mean,
+                           double *half);
+
+/* Mean and CI half-width of n independent values (n >= 2 for a half-width;
+ * n == 1 gives half = NaN). */
+void sim_ci(const double *x, size_t n, double level, double *mean, double *half);
+/* Student-t quantile t_{level}(df) for a two-sided interval. */
+double sim_t_quantile(double level, double df);
+
+#endif
