@@ -2,6 +2,12 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdatomic.h>
+
+static void (*_Atomic progress_hook)(uint64_t);
+static _Atomic uint64_t progress_total;
+
+void sim_set_progress_hook(void (*hook)(uint64_t total_events)) { progress_hook = hook; }
 
 void sim_init(sim *s, size_t cap_hint)
 {
@@ -10,9 +16,8 @@ void sim_init(sim *s, size_t cap_hint)
     s->cur_seq = UINT64_MAX;
     s->nevents = 0;
     s->max_events = 0;
+    s->max_pending = 0;
     s->stop = 0;
-    s->progress = NULL;
-    s->progress_ctx = NULL;
 }
 
 void sim_fini(sim *s) { sim_calendar_fini(&s->cal); }
@@ -57,8 +62,13 @@ int sim_run(sim *s, double t_end)
         s->cur_seq = e.key & SIM_SEQ_MASK;
         s->nevents++;
         e.fn(s, e.obj);
-        if (s->progress && (s->nevents & ((1u << 22) - 1)) == 0)
-            s->progress(s, s->progress_ctx);
+        if ((s->nevents & ((1u << 20) - 1)) == 0) {
+            void (*hook)(uint64_t) = progress_hook;
+            if (hook)
+                hook(atomic_fetch_add(&progress_total, 1u << 20) + (1u << 20));
+        }
+        if (s->max_pending && s->cal.n > s->max_pending)
+            return SIM_RUN_MEMORY;
         if (s->stop)
             return SIM_RUN_STOPPED;
     }

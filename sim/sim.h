@@ -9,9 +9,8 @@
  * Invariants: now never decreases; an event scheduled in the past is a bug
  * (assertion).  cur_seq is the sequence number of the event being run
  * (owners of lazily cancelled events compare it with what they stored).
- * Resource bounds: max_events and t_end stop the loop with a status, never
- * abort.  Cost per event: one heap pop, one indirect call; a progress
- * callback every 2^22 events when set.
+ * Resource bounds: max_events, max_pending and t_end stop the loop with a status, never
+ * abort.  Cost per event: one heap pop, one indirect call, two compares.
  */
 #ifndef SIM_H
 #define SIM_H
@@ -25,8 +24,15 @@ enum sim_run_status {
     SIM_RUN_EMPTY = 0,   /* calendar ran dry */
     SIM_RUN_STOPPED = 1, /* sim_stop() was called */
     SIM_RUN_TIME = 2,    /* next event lies beyond t_end */
-    SIM_RUN_EVENTS = 3   /* max_events reached */
+    SIM_RUN_EVENTS = 3,  /* max_events reached */
+    SIM_RUN_MEMORY = 4   /* more than max_pending events pending */
 };
+
+/* Progress for long runs: when a hook is set, every run loop adds its
+ * events to a process-wide counter every 2^20 events and calls the hook
+ * with the total (from any thread; the hook must be thread-safe and should
+ * rate-limit its output). */
+void sim_set_progress_hook(void (*hook)(uint64_t total_events));
 
 typedef struct sim {
     double now;
@@ -34,9 +40,8 @@ typedef struct sim {
     uint64_t cur_seq;
     uint64_t nevents;     /* events run since sim_init */
     uint64_t max_events;  /* 0 = no bound */
+    uint64_t max_pending; /* 0 = no bound */
     int stop;
-    void (*progress)(const struct sim *s, void *ctx); /* optional */
-    void *progress_ctx;
 } sim;
 
 void sim_init(sim *s, size_t cap_hint);

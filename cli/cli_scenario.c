@@ -1,0 +1,154 @@
+#include "cli/cli_scenario.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "sim/sim.h"
+
+static int need(const char *cmd, int argc, char **argv, int i)
+{
+    if (i + 1 >= argc) {
+        cli_usage_error(cmd, "%s needs a value", argv[i]);
+        return 0;
+    }
+    return 1;
+}
+
+int cli_scenario_opt(const char *cmd, int argc, char **argv, int *i, sim_cfg *ov, cli_opts *o)
+{
+    const char *a = argv[*i];
+    char buf[256];
+    sim_err err;
+    sim_err_clear(&err);
+    if (!strcmp(a, "--set") || !strcmp(a, "-s")) {
+        if (!need(cmd, argc, argv, *i))
+            return -1;
+        if (sim_cfg_set(ov, argv[++*i], &err)) {
+            cli_fail(cmd, &err);
+            return -1;
+        }
+        return 1;
+    }
+    if (!strcmp(a, "--seed") || !strcmp(a, "--reps") || !strcmp(a, "--jobs")) {
+        if (!need(cmd, argc, argv, *i))
+            return -1;
+        unsigned long long v;
+        if (cli_parse_u64(cmd, a, argv[++*i], &v))
+            return -1;
+        const char *key = !strcmp(a, "--seed") ? "seed" : !strcmp(a, "--reps") ? "replications" : "jobs";
+        snprintf(buf, sizeof buf, "run.%s=%llu", key, v);
+        sim_cfg_set(ov, buf, &err);
+        return 1;
+    }
+    if (!strcmp(a, "--format") || !strcmp(a, "-f")) {
+        if (!need(cmd, argc, argv, *i))
+            return -1;
+        return cli_parse_format(cmd, argv[++*i], &o->format) ? -1 : 1;
+    }
+    if (!strcmp(a, "--manifest") || !strcmp(a, "--db")) {
+        if (!need(cmd, argc, argv, *i))
+            return -1;
+        if (!strcmp(a, "--db"))
+            o->db = argv[++*i];
+        else
+            o->manifest = argv[++*i];
+        return 1;
+    }
+    if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+        o->quiet = 1;
+        return 1;
+    }
+    return 0;
+}
+
+int cli_scenario_load(const cli_opts *o, sim_cfg *cfg, sim_cfg *ov, sim_err *err)
+{
+    if (o->config && sim_cfg_load(cfg, o->config, err))
+        return err->code;
+    for (size_t i = 0; i < sim_cfg_count(ov); i++) {
+        const sim_cfg_entry *e = sim_cfg_at(ov, i);
+        char buf[2048];
+        snprintf(buf, sizeof buf, "%s.%s=%s", e->section, e->key, e->value);
+        if (sim_cfg_set(cfg, buf, err))
+            return err->code;
+    }
+    return SIM_OK;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+int cli_write_manifest(const char *path, const char *cmd, const sim_cfg *cfg,
+                       const mdl_scenario *sc, unsigned reps, sim_err *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return sim_err_set(err, SIM_EFAIL, "%s: cannot write the manifest", path);
+    fprintf(f, "{\n  \"tool\": \"tfsim %s\",\n  \"command\": ", TFSIM_VERSION);
+    json_str(f, cmd);
+    fprintf(f, ",\n  \"git_revision\": ");
+    json_str(f, tfsim_build_rev);
+    fprintf(f, ",\n  \"compiler_flags\": ");
+    json_str(f, tfsim_build_flags);
+    fprintf(f, ",\n  \"config_hash\": \"%016llx\",\n  \"overrides\": ",
+            (unsigned long long)sim_cfg_hash(cfg));
+    json_str(f, sim_cfg_overrides(cfg));
+    fprintf(f, ",\n  \"seed\": %llu,\n  \"replications\": %u,\n  \"model\": ",
+            (unsigned long long)sc->seed, reps);
+    json_str(f, sc->type->name);
+    fprintf(f, ",\n  \"config_text\": ");
+    json_str(f, sim_cfg_text(cfg));
+    fprintf(f, "\n}\n");
+    int bad = ferror(f);
+    if (fclose(f) || bad)
+        return sim_err_set(err, SIM_EFAIL, "%s: write error", path);
+    return SIM_OK;
+}
+
+static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct timespec progress_t0, progress_last;
+
+static double since(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) + 1e-9 * (double)(b->tv_nsec - a->tv_nsec);
+}
+
+static void progress_hook(uint64_t total)
+{
+    if (pthread_mutex_trylock(&progress_lock))
+        return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (since(&progress_last, &now) >= 1.0) {
+        double el = since(&progress_t0, &now);
+        fprintf(stderr, "\r%.0f M events, %.1f M events/s   ", (double)total / 1e6,
+                el > 0 ? (double)total / el / 1e6 : 0.0);
+        progress_last = now;
+    }
+    pthread_mutex_unlock(&progress_lock);
+}
+
+void cli_progress_install(void)
+{
+    const char *e = getenv("TFSIM_PROGRESS");
+    if (!(cli_stderr_tty() || (e && !strcmp(e, "1"))))
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &progress_t0);
+    progress_last = progress_t0;
+    sim_set_progress_hook(progress_hook);
+}

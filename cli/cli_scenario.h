@@ -1,0 +1,38 @@
+/* cli_scenario: the options every simulating command shares (CONFIG,
+ * --set, --seed, --reps, --jobs, --format, --manifest) and loading the
+ * scenario they describe.
+ */
+#ifndef CLI_SCENARIO_H
+#define CLI_SCENARIO_H
+
+#include "models/mdl.h"
+#include "sim/sim_cfg.h"
+#include "sim/sim_table.h"
+
+typedef struct cli_opts {
+    const char *config;     /* path or NULL for the embedded defaults */
+    sim_format format;
+    const char *manifest;   /* --manifest FILE or NULL */
+    const char *db;         /* --db FILE or NULL */
+    int quiet;
+} cli_opts;
+
+/* If argv[*i] is a shared option, consume it (and its value), apply it to
+ * cfg or opts, and return 1; return 0 if it is not one; return -1 after
+ * printing a usage error. */
+int cli_scenario_opt(const char *cmd, int argc, char **argv, int *i, sim_cfg *cfg, cli_opts *o);
+
+/* Load opts->config (if any) into cfg, then re-apply the overrides that
+ * cli_scenario_opt recorded (so --set wins over the files).  Returns
+ * SIM_OK or an error in err. */
+int cli_scenario_load(const cli_opts *o, sim_cfg *cfg, sim_cfg *overrides, sim_err *err);
+
+/* Write the run manifest as JSON to path. */
+int cli_write_manifest(const char *path, const char *cmd, const sim_cfg *cfg,
+                       const mdl_scenario *sc, unsigned reps, sim_err *err);
+
+/* Install the live events/s printer on stderr (only when it is a tty or
+ * TFSIM_PROGRESS=1). */
+void cli_progress_install(void);
+
+#endif

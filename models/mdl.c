@@ -1,0 +1,176 @@
+#include "models/mdl.h"
+
+#include "sim/sim.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const mdl_type *const types[] = {&mdl_queueing_type};
+#define NTYPES (sizeof types / sizeof types[0])
+
+static const sim_cfg_key common_schema[] = {
+    {"model", "type", SIM_CFG_ENUM, "queueing", 0, 0, "queueing", NULL,
+     "which model the scenario describes"},
+    {"model", "name", SIM_CFG_STR, "", 0, 0, NULL, NULL, "a label for reports"},
+    {"run", "seed", SIM_CFG_INT, "1", 0, 9e15, NULL, NULL,
+     "master seed; every random stream derives from (seed, replication, stream)"},
+    {"run", "replications", SIM_CFG_INT, "10", 1, 100000, NULL, "replications",
+     "replications to run (the minimum when target_ci > 0)"},
+    {"run", "max_replications", SIM_CFG_INT, "200", 1, 100000, NULL, "replications",
+     "cap for the sequential stopping rule"},
+    {"run", "target_ci", SIM_CFG_NUM, "0", 0, 1, NULL, "fraction",
+     "sequential stopping: run until every watched metric's CI half-width / mean <= this (0: fixed count)"},
+    {"run", "confidence", SIM_CFG_NUM, "0.95", 0.5, 0.9999, NULL, "fraction",
+     "confidence level of the intervals"},
+    {"run", "jobs", SIM_CFG_INT, "1", 1, 64, NULL, "threads", "replications run in parallel"},
+    {"run", "max_events", SIM_CFG_INT, "2e9", 1, 9e15, NULL, "events",
+     "resource bound: events per replication"},
+    {"run", "max_sim_time", SIM_CFG_DUR, "1e9", 1e-9, 1e15, NULL, "s",
+     "resource bound: simulated time per replication"},
+    {"run", "max_pending", SIM_CFG_INT, "1e7", 16, 1e9, NULL, "events",
+     "resource bound: pending events (memory: 32 bytes each plus the model's objects)"},
+};
+#define NCOMMON (sizeof common_schema / sizeof common_schema[0])
+
+const mdl_type *mdl_find(const char *name)
+{
+    for (size_t i = 0; i < NTYPES; i++)
+        if (!strcmp(types[i]->name, name))
+            return types[i];
+    return NULL;
+}
+
+sim_cfg_key *mdl_schema(const mdl_type *type, size_t *n)
+{
+    size_t total = NCOMMON;
+    for (size_t i = 0; i < NTYPES; i++)
+        if (!type || types[i] == type)
+            total += types[i]->nschema;
+    sim_cfg_key *s = malloc(total * sizeof *s);
+    assert(s && "out of memory");
+    memcpy(s, common_schema, sizeof common_schema);
+    size_t k = NCOMMON;
+    for (size_t i = 0; i < NTYPES; i++) {
+        if (type && types[i] != type)
+            continue;
+        memcpy(s + k, types[i]->schema, types[i]->nschema * sizeof *s);
+        k += types[i]->nschema;
+    }
+    *n = k;
+    return s;
+}
+
+int mdl_scenario_init(mdl_scenario *sc, const sim_cfg *cfg, sim_err *err)
+{
+    memset(sc, 0, sizeof *sc);
+    sim_layout_init(&sc->layout);
+    const char *tname;
+    if (sim_cfg_str(cfg, common_schema, NCOMMON, "model", "type", &tname, err))
+        return err->code;
+    sc->type = mdl_find(tname);
+    assert(sc->type); /* the enum check guarantees it */
+    sc->schema = mdl_schema(sc->type, &sc->nschema);
+    if (sim_cfg_check(cfg, sc->schema, sc->nschema, err))
+        return err->code;
+    long seed, reps, maxr, jobs, maxev, maxpend;
+    double target, conf, maxt;
+    const sim_cfg_key *s = sc->schema;
+    size_t n = sc->nschema;
+    if (sim_cfg_int(cfg, s, n, "run", "seed", &seed, err) ||
+        sim_cfg_int(cfg, s, n, "run", "replications", &reps, err) ||
+        sim_cfg_int(cfg, s, n, "run", "max_replications", &maxr, err) ||
+        sim_cfg_num(cfg, s, n, "run", "target_ci", &target, err) ||
+        sim_cfg_num(cfg, s, n, "run", "confidence", &conf, err) ||
+        sim_cfg_int(cfg, s, n, "run", "jobs", &jobs, err) ||
+        sim_cfg_int(cfg, s, n, "run", "max_events", &maxev, err) ||
+        sim_cfg_num(cfg, s, n, "run", "max_sim_time", &maxt, err) ||
+        sim_cfg_int(cfg, s, n, "run", "max_pending", &maxpend, err))
+        return err->code;
+    if (target > 0 && maxr < reps) {
+        char w[256];
+        return sim_err_set(err, SIM_EINPUT,
+                           "%s: run.max_replications: %ld is below run.replications (%ld)",
+                           sim_cfg_where(cfg, "run", "max_replications", w, sizeof w), maxr, reps);
+    }
+    sc->seed = (uint64_t)seed;
+    sc->plan.min_reps = (uint32_t)reps;
+    sc->plan.max_reps = (uint32_t)(target > 0 ? maxr : reps);
+    sc->plan.target_rel = target;
+    sc->plan.level = conf;
+    sc->plan.jobs = (int)jobs;
+    sc->limits.max_events = (uint64_t)maxev;
+    sc->limits.max_sim_time = maxt;
+    sc->limits.max_pending = (uint64_t)maxpend;
+    return sc->type->setup(cfg, sc->schema, sc->nschema, &sc->limits, &sc->model, &sc->layout, err);
+}
+
+void mdl_scenario_fini(mdl_scenario *sc)
+{
+    if (sc->type && sc->model)
+        sc->type->free_model(sc->model);
+    sim_layout_fini(&sc->layout);
+    free(sc->schema);
+    memset(sc, 0, sizeof *sc);
+}
+
+int mdl_scenario_run(mdl_scenario *sc, sim_rep_result *res, sim_table *results, sim_table *notes,
+                     sim_err *err)
+{
+    if (sim_rep_run(&sc->plan, &sc->layout, sc->type->replicate, sc->model, sc->seed, res, err))
+        return err->code;
+    sim_rep_table(&sc->layout, res, results);
+    if (sc->type->annotate)
+        sc->type->annotate(sc->model, &sc->layout, res, results, notes);
+    if (notes && sc->plan.target_rel > 0 && !res->converged)
+        mdl_note(notes, "warning",
+                 "the stopping rule was not met: after %u replications some watched metric's CI "
+                 "half-width is still above %.3g of its mean",
+                 res->reps, sc->plan.target_rel);
+    return SIM_OK;
+}
+
+void mdl_note(sim_table *notes, const char *level, const char *fmt, ...)
+{
+    if (!notes)
+        return;
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    sim_table_row(notes);
+    sim_table_set_str(notes, "level", level);
+    sim_table_set_str(notes, "message", buf);
+}
+
+void mdl_limits_apply(const mdl_limits *lim, sim *s)
+{
+    s->max_events = lim->max_events;
+    s->max_pending = lim->max_pending;
+}
+
+int mdl_check_run(int status, uint32_t rep, const mdl_limits *lim, sim_err *err)
+{
+    switch (status) {
+    case SIM_RUN_EVENTS:
+        return sim_err_set(err, SIM_EFAIL,
+                           "replication %u stopped: it reached %llu events (limit run.max_events)",
+                           rep, (unsigned long long)lim->max_events);
+    case SIM_RUN_TIME:
+        return sim_err_set(err, SIM_EFAIL,
+                           "replication %u stopped: it reached %g s of simulated time (limit "
+                           "run.max_sim_time)",
+                           rep, lim->max_sim_time);
+    case SIM_RUN_MEMORY:
+        return sim_err_set(err, SIM_EFAIL,
+                           "replication %u stopped: more than %llu events pending (limit "
+                           "run.max_pending)",
+                           rep, (unsigned long long)lim->max_pending);
+    default:
+        return SIM_OK;
+    }
+}

@@ -1,0 +1,92 @@
+/* mdl: the model registry and what every scenario shares.
+ *
+ * Role: a scenario file names its model in [model] type; each model is a
+ * const table of function pointers (mdl_type) with its own config schema.
+ * mdl_load reads the common [run] section (seed, replications, stopping
+ * rule, resource bounds), checks the whole config against the common and
+ * the model's schema (unknown keys rejected with a did-you-mean), and sets
+ * the model up.  mdl_run runs the replications and builds the result table.
+ *
+ * Ownership: mdl_scenario owns the model state and layout; free with
+ * mdl_scenario_fini.  The config stays owned by the caller and must outlive
+ * the scenario (models borrow strings from it).
+ */
+#ifndef MDL_H
+#define MDL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/sim_cfg.h"
+#include "sim/sim_err.h"
+#include "sim/sim_rep.h"
+#include "sim/sim_table.h"
+
+/* Resource bounds shared by all models (issue: a run that would exceed a
+ * limit stops with a clear message). */
+typedef struct mdl_limits {
+    uint64_t max_events;     /* per replication */
+    double max_sim_time;     /* simulated seconds per replication */
+    uint64_t max_pending;    /* calendar size (memory) */
+} mdl_limits;
+
+typedef struct mdl_type {
+    const char *name;
+    const char *summary;
+    const sim_cfg_key *schema;
+    size_t nschema;
+    /* Read the config into a new model state (owned by the caller, freed
+     * with free_model) and declare the outputs in layout. */
+    int (*setup)(const sim_cfg *cfg, const sim_cfg_key *schema, size_t nschema,
+                 const mdl_limits *lim, void **model, sim_layout *layout, sim_err *err);
+    void (*free_model)(void *model);
+    sim_rep_fn replicate;
+    /* Optional: add analytic columns/rows and warnings after the run
+     * (notes go to the notes table: columns level, message). */
+    void (*annotate)(const void *model, const sim_layout *layout, const sim_rep_result *res,
+                     sim_table *results, sim_table *notes);
+} mdl_type;
+
+extern const mdl_type mdl_queueing_type;
+extern const mdl_type mdl_tigerfans_type;
+
+/* The model named `name`, or NULL. */
+const mdl_type *mdl_find(const char *name);
+
+/* The schema of the common sections plus the given model's (or all
+ * models' when type is NULL); owned by the caller (free()). */
+sim_cfg_key *mdl_schema(const mdl_type *type, size_t *n);
+
+typedef struct mdl_scenario {
+    const mdl_type *type;
+    void *model;
+    sim_layout layout;
+    sim_rep_plan plan;
+    uint64_t seed;
+    mdl_limits limits;
+    sim_cfg_key *schema;
+    size_t nschema;
+} mdl_scenario;
+
+/* Set up from a loaded config (overrides already applied). */
+int mdl_scenario_init(mdl_scenario *sc, const sim_cfg *cfg, sim_err *err);
+void mdl_scenario_fini(mdl_scenario *sc);
+
+/* Run the replications and fill results (a table owned by the caller) and
+ * notes (may be NULL).  res receives the raw replication results (caller
+ * frees with sim_rep_result_fini). */
+int mdl_scenario_run(mdl_scenario *sc, sim_rep_result *res, sim_table *results, sim_table *notes,
+                     sim_err *err);
+
+/* Apply the limits to a simulation context. */
+struct sim;
+void mdl_limits_apply(const mdl_limits *lim, struct sim *s);
+/* Turn a sim_run status into an error when a resource bound stopped the
+ * run (SIM_EFAIL naming the bound and its [run] key); SIM_OK otherwise. */
+int mdl_check_run(int status, uint32_t rep, const mdl_limits *lim, sim_err *err);
+
+/* Add a note row ("info"/"warning", message) to a notes table. */
+void mdl_note(sim_table *notes, const char *level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif
