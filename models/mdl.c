@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const mdl_type *const types[] = {&mdl_queueing_type};
+static const mdl_type *const types[] = {&mdl_tigerfans_type, &mdl_queueing_type};
 #define NTYPES (sizeof types / sizeof types[0])
 
 static const sim_cfg_key common_schema[] = {
-    {"model", "type", SIM_CFG_ENUM, "queueing", 0, 0, "queueing", NULL,
+    {"model", "type", SIM_CFG_ENUM, "tigerfans", 0, 0, "tigerfans|queueing", NULL,
      "which model the scenario describes"},
     {"model", "name", SIM_CFG_STR, "", 0, 0, NULL, NULL, "a label for reports"},
     {"run", "seed", SIM_CFG_INT, "1", 0, 9e15, NULL, NULL,
@@ -47,9 +47,12 @@ const mdl_type *mdl_find(const char *name)
 sim_cfg_key *mdl_schema(const mdl_type *type, size_t *n)
 {
     size_t total = NCOMMON;
+    size_t ns;
     for (size_t i = 0; i < NTYPES; i++)
-        if (!type || types[i] == type)
-            total += types[i]->nschema;
+        if (!type || types[i] == type) {
+            types[i]->schema(&ns);
+            total += ns;
+        }
     sim_cfg_key *s = malloc(total * sizeof *s);
     assert(s && "out of memory");
     memcpy(s, common_schema, sizeof common_schema);
@@ -57,8 +60,9 @@ sim_cfg_key *mdl_schema(const mdl_type *type, size_t *n)
     for (size_t i = 0; i < NTYPES; i++) {
         if (type && types[i] != type)
             continue;
-        memcpy(s + k, types[i]->schema, types[i]->nschema * sizeof *s);
-        k += types[i]->nschema;
+        const sim_cfg_key *ms = types[i]->schema(&ns);
+        memcpy(s + k, ms, ns * sizeof *s);
+        k += ns;
     }
     *n = k;
     return s;

@@ -33,8 +33,8 @@ typedef struct mdl_limits {
 typedef struct mdl_type {
     const char *name;
     const char *summary;
-    const sim_cfg_key *schema;
-    size_t nschema;
+    /* The model's config schema (static storage) and its length. */
+    const sim_cfg_key *(*schema)(size_t *n);
     /* Read the config into a new model state (owned by the caller, freed
      * with free_model) and declare the outputs in layout. */
     int (*setup)(const sim_cfg *cfg, const sim_cfg_key *schema, size_t nschema,

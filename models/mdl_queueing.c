@@ -470,7 +470,13 @@ static void annotate(const void *model, const sim_layout *lay, const sim_rep_res
     }
 }
 
+static const sim_cfg_key *get_schema(size_t *n)
+{
+    *n = sizeof schema / sizeof schema[0];
+    return schema;
+}
+
 const mdl_type mdl_queueing_type = {
     "queueing", "textbook open and closed queueing networks (validation against theory)",
-    schema, sizeof schema / sizeof schema[0], setup, free_model, replicate, annotate,
+    get_schema, setup, free_model, replicate, annotate,
 };

@@ -21,9 +21,9 @@ void sim_queue_fini(sim_queue *q)
     q->n = q->cap = 0;
 }
 
-void sim_queue_push(sim_queue *q, sim_job j)
+static void grow(sim_queue *q)
 {
-    if (q->n == q->cap) {
+    {
         sim_job *nb = malloc(2 * q->cap * sizeof *nb);
         assert(nb && "out of memory");
         for (size_t i = 0; i < q->n; i++)
@@ -33,7 +33,22 @@ void sim_queue_push(sim_queue *q, sim_job j)
         q->head = 0;
         q->cap *= 2;
     }
+}
+
+void sim_queue_push(sim_queue *q, sim_job j)
+{
+    if (q->n == q->cap)
+        grow(q);
     q->buf[(q->head + q->n) & (q->cap - 1)] = j;
+    q->n++;
+}
+
+void sim_queue_push_front(sim_queue *q, sim_job j)
+{
+    if (q->n == q->cap)
+        grow(q);
+    q->head = (q->head + q->cap - 1) & (q->cap - 1);
+    q->buf[q->head] = j;
     q->n++;
 }
 

@@ -27,6 +27,8 @@ typedef struct sim_queue {
 void sim_queue_init(sim_queue *q, size_t cap_hint);
 void sim_queue_fini(sim_queue *q);
 void sim_queue_push(sim_queue *q, sim_job j);
+/* Insert j ahead of every waiting job (it is served next). */
+void sim_queue_push_front(sim_queue *q, sim_job j);
 /* Remove the oldest job into *out; 0 if empty. */
 int sim_queue_pop(sim_queue *q, sim_job *out);
 static inline size_t sim_queue_len(const sim_queue *q) { return q->n; }

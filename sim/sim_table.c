@@ -150,6 +150,16 @@ void sim_table_num(sim_table *t, int col, double v)
     c->v = v;
 }
 
+void sim_table_num_at(sim_table *t, int row, int col, double v)
+{
+    assert(row >= 0 && row < t->nrows && col >= 0 && col < t->ncols);
+    cell *c = &t->rows[row][col];
+    free(c->s);
+    c->s = NULL;
+    c->kind = CELL_NUM;
+    c->v = v;
+}
+
 void sim_table_str(sim_table *t, int col, const char *s)
 {
     cell *c = cur(t, col);

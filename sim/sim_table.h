@@ -48,6 +48,8 @@ int sim_table_row(sim_table *t);
 void sim_table_num(sim_table *t, int col, double v);
 void sim_table_str(sim_table *t, int col, const char *s);
 void sim_table_set_num(sim_table *t, const char *name, double v);
+/* Set a cell of any existing row. */
+void sim_table_num_at(sim_table *t, int row, int col, double v);
 void sim_table_set_str(sim_table *t, const char *name, const char *s);
 
 int sim_table_ncols(const sim_table *t);

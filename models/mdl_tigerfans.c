@@ -1,0 +1,179 @@
+/* mdl_tigerfans: the TigerFans model as a pluggable mdl_type: reads the
+ * parameters (tf_params), declares the outputs (per phase, component,
+ * operation kind, TigerBeetle batches), runs replications (tf_sim) and adds
+ * the analytic view: asymptotic bounds and an MVA approximation per phase,
+ * with a warning when a simulated throughput lies outside the bounds.
+ */
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/mdl.h"
+#include "models/mdl_theory.h"
+#include "models/tf_params.h"
+#include "models/tf_sim.h"
+
+typedef struct tfmodel {
+    tf_params p;
+    size_t phase0, kind0, comp0, batch0, run0;
+} tfmodel;
+
+enum { PM_THR, PM_MEAN, PM_P50, PM_P90, PM_P99, PM_ERR, PM_WALL, PM_N };
+static const char *const pm_names[PM_N] = {"throughput", "latency_mean", "p50", "p90",
+                                           "p99",        "errors",       "walltime"};
+
+static void free_model(void *m)
+{
+    tfmodel *t = m;
+    if (!t)
+        return;
+    tf_params_fini(&t->p);
+    free(t);
+}
+
+static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_limits *lim,
+                 void **out, sim_layout *lay, sim_err *err)
+{
+    tfmodel *m = calloc(1, sizeof *m);
+    assert(m && "out of memory");
+    *out = m;
+    if (tf_params_read(&m->p, cfg, s, n, err))
+        return err->code;
+    m->p.max_events = lim->max_events;
+    m->p.max_sim_time = lim->max_sim_time;
+    m->p.max_pending = lim->max_pending;
+    m->phase0 = lay->n;
+    for (int i = 0; i < TF_NPHASES; i++)
+        for (int j = 0; j < PM_N; j++)
+            sim_layout_add(lay, "phase", tf_phase_names[i], pm_names[j], NAN,
+                           j == PM_THR && m->p.phase_on[i] ? SIM_METRIC_WATCH : 0,
+                           j == PM_THR ? "%.1f" : j == PM_ERR ? "%.0f" : "%.4g");
+    m->comp0 = lay->n;
+    for (int i = 0; i < TF_NCOMPS; i++) {
+        sim_layout_add(lay, "component", tf_comp_names[i], "utilisation", NAN, 0, "%.3f");
+        sim_layout_add(lay, "component", tf_comp_names[i], "mean_queue", NAN, 0, "%.3g");
+    }
+    m->kind0 = lay->n;
+    for (int i = 0; i < TF_NKINDS; i++) {
+        sim_layout_add(lay, "kind", tf_kind_names[i], "mean", NAN, 0, "%.4g");
+        sim_layout_add(lay, "kind", tf_kind_names[i], "sd", NAN, 0, "%.4g");
+        sim_layout_add(lay, "kind", tf_kind_names[i], "count", NAN, 0, "%.0f");
+    }
+    m->batch0 = lay->n;
+    sim_layout_add(lay, "batch", "tb.batch_size", "mean", NAN, 0, "%.3g");
+    sim_layout_add(lay, "batch", "tb.batch_size", "sd", NAN, 0, "%.3g");
+    sim_layout_add(lay, "batch", "tb.batch_size", "count", NAN, 0, "%.0f");
+    m->run0 = lay->n;
+    sim_layout_add(lay, "run", "totals", "rollbacks", NAN, 0, "%.0f");
+    sim_layout_add(lay, "run", "totals", "holds_rows_end", NAN, 0, "%.0f");
+    sim_layout_add(lay, "run", "totals", "events", NAN, 0, "%.0f");
+    return SIM_OK;
+}
+
+static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, sim_err *err)
+{
+    const tfmodel *m = model;
+    tf_out o;
+    int rc = tf_sim_run(&m->p, seed, rep, &o, err);
+    if (rc)
+        return rc;
+    double *x = v + m->phase0;
+    for (int i = 0; i < TF_NPHASES; i++, x += PM_N) {
+        const tf_phase_out *ph = &o.phase[i];
+        x[PM_THR] = ph->throughput;
+        x[PM_MEAN] = ph->mean;
+        x[PM_P50] = ph->p50;
+        x[PM_P90] = ph->p90;
+        x[PM_P99] = ph->p99;
+        x[PM_ERR] = m->p.phase_on[i] ? ph->errors : NAN;
+        x[PM_WALL] = ph->walltime;
+    }
+    x = v + m->comp0;
+    for (int i = 0; i < TF_NCOMPS; i++) {
+        *x++ = o.util[i];
+        *x++ = o.queue[i];
+    }
+    x = v + m->kind0;
+    for (int i = 0; i < TF_NKINDS; i++) {
+        *x++ = o.kind_mean[i];
+        *x++ = o.kind_sd[i];
+        *x++ = o.kind_n[i];
+    }
+    x = v + m->batch0;
+    x[0] = o.batch_mean;
+    x[1] = o.batch_sd;
+    x[2] = o.batches;
+    x = v + m->run0;
+    x[0] = o.rollbacks;
+    x[1] = o.holds_rows_end;
+    x[2] = o.events;
+    return SIM_OK;
+}
+
+/* Analytic view per phase: bounds and MVA from light-load demands. */
+static void analytic(const tf_params *p, int ph, double *bound, double *mva)
+{
+    tf_demand d;
+    tf_sim_demand(p, ph, &d);
+    double w = (double)p->workers;
+    /* queueing stations: client loop, server loops (split over workers),
+     * PostgreSQL CPU (over the cores), Redis; the rest is pure delay. */
+    mdl_mva_station st[4] = {{d.client, 0}, {d.server / w, 0}, {d.pg / p->cores, 0},
+                             {d.redis, 0}};
+    double dsum = d.client + d.server + d.pg + d.redis + d.latency;
+    double dmax = 0;
+    for (int i = 0; i < 4; i++)
+        if (st[i].demand > dmax)
+            dmax = st[i].demand;
+    double host = (d.client * (p->client_on_host ? 1 : 0) + d.server + d.pg * p->pg_on_host) / p->cores;
+    if (host > dmax)
+        dmax = host;
+    *bound = mdl_bound_throughput(dsum, dmax, 0, p->concurrency);
+    double x, r;
+    /* the delay part enters as think time */
+    mdl_mva(st, 4, d.latency, p->concurrency, &x, &r, NULL, NULL);
+    *mva = x;
+}
+
+static void annotate(const void *model, const sim_layout *lay, const sim_rep_result *res,
+                     sim_table *t, sim_table *notes)
+{
+    const tfmodel *m = model;
+    const tf_params *p = &m->p;
+    int cb = sim_table_col(t, "bound_throughput", "%.1f");
+    int cm = sim_table_col(t, "mva_throughput", "%.1f");
+    int cs = sim_table_find_col(t, "scope"), cn = sim_table_find_col(t, "name");
+    for (int r = 0; r < sim_table_nrows(t); r++) {
+        const char *scope = NULL, *name = NULL;
+        sim_table_cell(t, r, cs, NULL, &scope);
+        sim_table_cell(t, r, cn, NULL, &name);
+        if (!scope || strcmp(scope, "phase"))
+            continue;
+        for (int ph = 0; ph < TF_NPHASES; ph++) {
+            if (strcmp(name, tf_phase_names[ph]) || !p->phase_on[ph])
+                continue;
+            double bound, mva;
+            analytic(p, ph, &bound, &mva);
+            sim_table_num_at(t, r, cb, bound);
+            sim_table_num_at(t, r, cm, mva);
+            long k = sim_layout_find(lay, "phase", name, "throughput");
+            double x = res->mean[k];
+            if (p->phase_mode[ph] != TF_MODE_POISSON && x > bound * 1.02)
+                mdl_note(notes, "warning",
+                         "%s: simulated throughput %.1f/s lies above the asymptotic bound %.1f/s "
+                         "(min(N/D, 1/Dmax) from light-load demands): check the config",
+                         name, x, bound);
+        }
+    }
+    mdl_note(notes, "info",
+             "architecture %s, %ld worker(s), concurrency %ld, %ld requests per phase; "
+             "bound_throughput = min(N/D, 1/Dmax), mva_throughput = MVA with light-load demands "
+             "(no crowding, no table growth)",
+             p->arch, p->workers, p->concurrency, p->total);
+}
+
+const mdl_type mdl_tigerfans_type = {
+    "tigerfans", "the TigerFans ticketing system (FastAPI + TigerBeetle/PostgreSQL + Redis)",
+    tf_params_schema, setup, free_model, replicate, annotate,
+};

@@ -1,0 +1,258 @@
+#include "models/tf_params.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const tf_phase_names[TF_NPHASES] = {"checkout", "webhook", "reserve", "commit"};
+
+/* Defaults describe TigerFans' tb_redis architecture on the benchmark host,
+ * calibrated from ../shared/data/tigerbench/calibration.csv (see
+ * configs/tigerfans/base.ini for where each number comes from). */
+static const sim_cfg_key schema[] = {
+    {"architecture", "accounting", SIM_CFG_ENUM, "tb", 0, 0, "pg|tb", NULL,
+     "ticket accounting backend: PostgreSQL holds table or TigerBeetle transfers"},
+    {"architecture", "payments", SIM_CFG_ENUM, "redis", 0, 0, "pg|redis", NULL,
+     "payment-session store"},
+
+    {"client", "concurrency", SIM_CFG_INT, "10", 1, 1e6, NULL, "requests",
+     "requests in flight (window) or per wave"},
+    {"client", "total", SIM_CFG_INT, "1000", 1, 1e9, NULL, "requests", "requests per phase"},
+    {"client", "phases", SIM_CFG_STR, "checkout,webhook,reserve,commit", 0, 0, NULL, NULL,
+     "phases to run, in this order is fixed: any subset of checkout,webhook,reserve,commit"},
+    {"client", "mode", SIM_CFG_ENUM, "benchmark", 0, 0, "benchmark|window|waves|poisson|closed",
+     NULL,
+     "benchmark: window for checkout/reserve, waves for webhook/commit; or one mode for all"},
+    {"client", "rate", SIM_CFG_RATE, "500", 1e-6, 1e9, NULL, "1/s", "poisson mode: arrival rate"},
+    {"client", "think", SIM_CFG_DIST, "0", 0, 0, NULL, "s", "closed mode: think time"},
+    {"client", "cpu", SIM_CFG_DUR, "0.62ms", 0, 1, NULL, "s",
+     "load generator (Python httpx) CPU per request, on its own event loop"},
+    {"client", "crowding", SIM_CFG_NUM, "0.004", 0, 10, NULL, "1/request",
+     "client CPU grows by this fraction per request in flight"},
+    {"client", "keepalive", SIM_CFG_INT, "20", 0, 1e6, NULL, "connections",
+     "idle connections the client keeps (httpx max_keepalive_connections)"},
+    {"client", "max_connections", SIM_CFG_INT, "100", 1, 1e6, NULL, "connections",
+     "connection limit of the client (httpx max_connections)"},
+    {"client", "connect_cpu", SIM_CFG_DUR, "0.5ms", 0, 1, NULL, "s",
+     "client CPU to open a new connection"},
+    {"client", "succeed_rate", SIM_CFG_NUM, "1", 0, 1, NULL, "fraction",
+     "share of webhooks that report a successful payment"},
+
+    {"server", "workers", SIM_CFG_INT, "1", 1, 1024, NULL, "processes",
+     "uvicorn workers, each one single-threaded event loop"},
+    {"server", "cpu_request", SIM_CFG_DUR, "0.55ms", 0, 1, NULL, "s",
+     "framework CPU per request (HTTP parsing, routing, validation, response)"},
+    {"server", "cpu_webhook", SIM_CFG_DUR, "0.25ms", 0, 1, NULL, "s",
+     "extra CPU per webhook (HMAC check, JSON)"},
+    {"server", "cpu_split", SIM_CFG_NUM, "0.7", 0, 1, NULL, "fraction",
+     "share of cpu_request spent before the first await"},
+    {"server", "crowding", SIM_CFG_NUM, "0.004", 0, 10, NULL, "1/task",
+     "every CPU step grows by this fraction per live request on its loop"},
+    {"server", "accept_cpu", SIM_CFG_DUR, "0.3ms", 0, 1, NULL, "s",
+     "server CPU to accept a new connection"},
+    {"server", "cpu_shape", SIM_CFG_DIST, "gamma(shape=4, mean=1)", 0, 0, NULL, "factor",
+     "multiplier on every CPU step (mean 1): the variability of Python work"},
+
+    {"host", "cores", SIM_CFG_NUM, "4", 0.01, 4096, NULL, "cores",
+     "CPU cores shared (processor sharing) by the co-located processes"},
+    {"host", "client_on_host", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
+     "the load generator runs on the same host"},
+    {"host", "postgres_on_host", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
+     "PostgreSQL backends share the host's cores"},
+    {"host", "rtt", SIM_CFG_DUR, "40us", 0, 1, NULL, "s", "network round trip (loopback)"},
+
+    {"postgres", "gate", SIM_CFG_INT, "10", 1, 1e6, NULL, "permits",
+     "application semaphore around each transaction (DB gate)"},
+    {"postgres", "pool_size", SIM_CFG_INT, "10", 1, 1e6, NULL, "connections",
+     "SQLAlchemy pool_size"},
+    {"postgres", "pool_overflow", SIM_CFG_INT, "10", 0, 1e6, NULL, "connections",
+     "SQLAlchemy max_overflow"},
+    {"postgres", "pre_ping", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
+     "pool_pre_ping: one extra round trip per connection checkout"},
+    {"postgres", "loop_cpu_query", SIM_CFG_DUR, "0.12ms", 0, 1, NULL, "s",
+     "SQLAlchemy/asyncpg CPU on the event loop per round trip"},
+    {"postgres", "loop_cpu_txn", SIM_CFG_DUR, "0.15ms", 0, 1, NULL, "s",
+     "session and transaction overhead on the event loop per transaction"},
+    {"postgres", "query_cpu", SIM_CFG_DUR, "0.08ms", 0, 1, NULL, "s",
+     "backend CPU of a simple statement"},
+    {"postgres", "row_cost", SIM_CFG_DUR, "60ns", 0, 1e-3, NULL, "s/row",
+     "backend CPU per holds row visited by a hold's sums"},
+    {"postgres", "scan_fraction", SIM_CFG_NUM, "0.75", 0, 4, NULL, "fraction",
+     "share of the holds table one hold's four sums visit (index on resource, status)"},
+    {"postgres", "commit_cpu", SIM_CFG_DUR, "0.05ms", 0, 1, NULL, "s", "backend CPU of COMMIT"},
+    {"postgres", "flush", SIM_CFG_DIST, "0.25ms", 0, 0, NULL, "s",
+     "WAL flush at commit; concurrent commits share one flush (group commit)"},
+    {"postgres", "holds_rows", SIM_CFG_NUM, "0", 0, 1e12, NULL, "rows",
+     "rows in the holds table when the run starts (the real table is never emptied)"},
+    {"postgres", "jitter", SIM_CFG_DIST, "gamma(shape=4, mean=1)", 0, 0, NULL, "factor",
+     "multiplier on backend CPU (mean 1)"},
+
+    {"redis", "service", SIM_CFG_DIST, "exp(mean=15us)", 0, 0, NULL, "s",
+     "Redis server time per round trip (pipeline or MULTI/EXEC counts once)"},
+    {"redis", "loop_cpu", SIM_CFG_DUR, "0.09ms", 0, 1, NULL, "s",
+     "redis-py CPU on the event loop per round trip"},
+
+    {"tigerbeetle", "batch_base", SIM_CFG_DIST, "gamma(shape=8, mean=1.6ms)", 0, 0, NULL, "s",
+     "latency of a batch, fixed part (single replica, development mode)"},
+    {"tigerbeetle", "per_transfer", SIM_CFG_DUR, "3us", 0, 1, NULL, "s/transfer",
+     "latency added per transfer in the batch"},
+    {"tigerbeetle", "batch_max", SIM_CFG_INT, "8190", 1, 1e6, NULL, "transfers",
+     "most transfers in one batch"},
+    {"tigerbeetle", "loop_cpu", SIM_CFG_DUR, "0.12ms", 0, 1, NULL, "s",
+     "client CPU on the event loop per submission (building transfers, awaiting)"},
+    {"tigerbeetle", "batch_cpu", SIM_CFG_DUR, "0.05ms", 0, 1, NULL, "s",
+     "auto-batcher CPU on the event loop per batch"},
+
+    {"inventory", "tickets", SIM_CFG_NUM, "5e6", 0, 1e15, NULL, "tickets",
+     "tickets left per class at the start"},
+    {"inventory", "goodies", SIM_CFG_NUM, "1e5", 0, 1e15, NULL, "goodies",
+     "goodies left at the start (when none are left holds skip the goodie)"},
+};
+
+const sim_cfg_key *tf_params_schema(size_t *n)
+{
+    *n = sizeof schema / sizeof schema[0];
+    return schema;
+}
+
+void tf_params_fini(tf_params *p)
+{
+    sim_dist_fini(&p->think);
+    sim_dist_fini(&p->cpu_shape);
+    sim_dist_fini(&p->pg_flush);
+    sim_dist_fini(&p->pg_jitter);
+    sim_dist_fini(&p->redis_service);
+    sim_dist_fini(&p->tb_base);
+}
+
+static int get_dist(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const char *sec,
+                    const char *key, sim_dist *d, sim_err *err)
+{
+    const char *txt;
+    if (sim_cfg_str(cfg, s, n, sec, key, &txt, err))
+        return err->code;
+    char msg[256], w[512];
+    if (sim_dist_parse(txt, d, msg, sizeof msg))
+        return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: %s",
+                           sim_cfg_where(cfg, sec, key, w, sizeof w), sec, key, msg);
+    return SIM_OK;
+}
+
+static int unit_mean(const sim_cfg *cfg, const char *sec, const char *key, const sim_dist *d,
+                     sim_err *err)
+{
+    char w[512];
+    double m = sim_dist_mean(d);
+    if (fabs(m - 1) > 1e-6)
+        return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: a multiplier must have mean 1 (this one has %g)",
+                           sim_cfg_where(cfg, sec, key, w, sizeof w), sec, key, m);
+    return SIM_OK;
+}
+
+int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_t n, sim_err *err)
+{
+    memset(p, 0, sizeof *p);
+    const char *acc, *pay, *phases, *mode;
+    long gate, psize, pover, tbmax;
+    int pre;
+#define NUM(sec, key, dst) sim_cfg_num(cfg, s, n, sec, key, dst, err)
+#define INT(sec, key, dst) sim_cfg_int(cfg, s, n, sec, key, dst, err)
+#define BOOL(sec, key, dst) sim_cfg_bool(cfg, s, n, sec, key, dst, err)
+    if (sim_cfg_str(cfg, s, n, "architecture", "accounting", &acc, err) ||
+        sim_cfg_str(cfg, s, n, "architecture", "payments", &pay, err) ||
+        sim_cfg_str(cfg, s, n, "client", "phases", &phases, err) ||
+        sim_cfg_str(cfg, s, n, "client", "mode", &mode, err) ||
+        INT("client", "concurrency", &p->concurrency) || INT("client", "total", &p->total) ||
+        NUM("client", "rate", &p->rate) || get_dist(cfg, s, n, "client", "think", &p->think, err) ||
+        NUM("client", "cpu", &p->client_cpu) || NUM("client", "crowding", &p->client_crowding) ||
+        INT("client", "keepalive", &p->keepalive) ||
+        INT("client", "max_connections", &p->max_connections) ||
+        NUM("client", "connect_cpu", &p->connect_cpu_client) ||
+        NUM("client", "succeed_rate", &p->succeed_rate) ||
+        INT("server", "workers", &p->workers) || NUM("server", "cpu_request", &p->cpu_request) ||
+        NUM("server", "cpu_webhook", &p->cpu_webhook) || NUM("server", "cpu_split", &p->cpu_split) ||
+        NUM("server", "crowding", &p->crowding) ||
+        NUM("server", "accept_cpu", &p->connect_cpu_server) ||
+        get_dist(cfg, s, n, "server", "cpu_shape", &p->cpu_shape, err) ||
+        NUM("host", "cores", &p->cores) || BOOL("host", "client_on_host", &p->client_on_host) ||
+        BOOL("host", "postgres_on_host", &p->pg_on_host) ||
+        NUM("host", "rtt", &p->net_rtt) ||
+        INT("postgres", "gate", &gate) || INT("postgres", "pool_size", &psize) ||
+        INT("postgres", "pool_overflow", &pover) || BOOL("postgres", "pre_ping", &pre) ||
+        NUM("postgres", "loop_cpu_query", &p->pg_loop_cpu_query) ||
+        NUM("postgres", "loop_cpu_txn", &p->pg_loop_cpu_txn) ||
+        NUM("postgres", "query_cpu", &p->pg_query_cpu) ||
+        NUM("postgres", "row_cost", &p->pg_row_cost) ||
+        NUM("postgres", "scan_fraction", &p->pg_scan_fraction) ||
+        NUM("postgres", "commit_cpu", &p->pg_commit_cpu) ||
+        get_dist(cfg, s, n, "postgres", "flush", &p->pg_flush, err) ||
+        NUM("postgres", "holds_rows", &p->holds_rows) ||
+        get_dist(cfg, s, n, "postgres", "jitter", &p->pg_jitter, err) ||
+        get_dist(cfg, s, n, "redis", "service", &p->redis_service, err) ||
+        NUM("redis", "loop_cpu", &p->redis_loop_cpu) ||
+        get_dist(cfg, s, n, "tigerbeetle", "batch_base", &p->tb_base, err) ||
+        NUM("tigerbeetle", "per_transfer", &p->tb_per_transfer) ||
+        INT("tigerbeetle", "batch_max", &tbmax) || NUM("tigerbeetle", "loop_cpu", &p->tb_loop_cpu) ||
+        NUM("tigerbeetle", "batch_cpu", &p->tb_batch_cpu) ||
+        NUM("inventory", "tickets", &p->tickets) || NUM("inventory", "goodies", &p->goodies))
+        return err->code;
+#undef NUM
+#undef INT
+#undef BOOL
+    if (unit_mean(cfg, "server", "cpu_shape", &p->cpu_shape, err) ||
+        unit_mean(cfg, "postgres", "jitter", &p->pg_jitter, err))
+        return err->code;
+    char w[512];
+    p->accounting = !strcmp(acc, "tb") ? TF_TB : TF_PG;
+    p->payments = !strcmp(pay, "redis") ? TF_REDIS : TF_PG;
+    snprintf(p->arch, sizeof p->arch, "%s_%s", acc, pay);
+    p->gate = gate;
+    p->pool_size = psize;
+    p->pool_overflow = pover;
+    p->pre_ping = pre;
+    p->tb_batch_max = (unsigned)tbmax;
+    if (p->tb_batch_max < 2)
+        return sim_err_set(err, SIM_EINPUT, "%s: tigerbeetle.batch_max: %ld is below 2, the "
+                           "transfers of one hold", sim_cfg_where(cfg, "tigerbeetle", "batch_max",
+                           w, sizeof w), tbmax);
+    if (p->gate > p->pool_size + p->pool_overflow)
+        return sim_err_set(err, SIM_EINPUT,
+                           "%s: postgres.gate: %ld permits exceed pool_size + pool_overflow = %ld: "
+                           "requests would hold a permit while no connection can exist",
+                           sim_cfg_where(cfg, "postgres", "gate", w, sizeof w), p->gate,
+                           p->pool_size + p->pool_overflow);
+    /* phases */
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", phases);
+    int any = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+        int k = -1;
+        for (int i = 0; i < TF_NPHASES; i++)
+            if (!strcmp(tok, tf_phase_names[i]))
+                k = i;
+        if (k < 0)
+            return sim_err_set(err, SIM_EINPUT, "%s: client.phases: unknown phase or endpoint "
+                               "'%s' (known: checkout, webhook, reserve, commit)",
+                               sim_cfg_where(cfg, "client", "phases", w, sizeof w), tok);
+        p->phase_on[k] = 1;
+        any = 1;
+    }
+    if (!any)
+        return sim_err_set(err, SIM_EINPUT, "%s: client.phases: no phase given",
+                           sim_cfg_where(cfg, "client", "phases", w, sizeof w));
+    for (int i = 0; i < TF_NPHASES; i++)
+        p->phase_mode[i] = (i == TF_WEBHOOK || i == TF_COMMIT) ? TF_MODE_WAVES : TF_MODE_WINDOW;
+    if (!strcmp(mode, "benchmark"))
+        p->mode = -1;
+    else {
+        int m = !strcmp(mode, "window") ? TF_MODE_WINDOW
+                : !strcmp(mode, "waves") ? TF_MODE_WAVES
+                : !strcmp(mode, "poisson") ? TF_MODE_POISSON
+                                           : TF_MODE_CLOSED;
+        p->mode = m;
+        for (int i = 0; i < TF_NPHASES; i++)
+            p->phase_mode[i] = m;
+    }
+    return SIM_OK;
+}

@@ -1,0 +1,977 @@
+#include "models/tf_sim.h"
+
+#include <gsl/gsl_randist.h>
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/mdl.h"
+#include "sim/sim.h"
+#include "sim/sim_batcher.h"
+#include "sim/sim_pool.h"
+#include "sim/sim_ps.h"
+#include "sim/sim_queue.h"
+#include "sim/sim_rng.h"
+#include "sim/sim_sem.h"
+#include "sim/sim_station.h"
+#include "sim/sim_stats.h"
+
+const char *const tf_kind_names[TF_NKINDS] = {
+    "accounting.hold",          "accounting.commit_order", "paymentsession.save",
+    "paymentsession.get",       "paymentsession.fulfill",  "paymentsession.remove_pending",
+    "db.add_order"};
+
+const char *const tf_comp_names[TF_NCOMPS] = {"client_loop", "server_loop", "host_cpu",
+                                              "db_gate",     "db_pool",     "postgres_cpu",
+                                              "wal_flush",   "redis",       "tigerbeetle"};
+
+/* ---- programs ---- */
+
+enum uop_code {
+    U_CPU,      /* run CPU on the loop (no yield) */
+    U_KB,       /* kind begins */
+    U_KE,       /* kind ends */
+    U_GATE_ACQ, U_GATE_REL, U_POOL_ACQ, U_POOL_REL,
+    U_PG,       /* one round trip to PostgreSQL (arg: query) */
+    U_REDIS,    /* one round trip to Redis */
+    U_TB,       /* submit arg transfers to the batcher and await the batch */
+    U_JSOLD,    /* if the hold found no ticket, jump to arg (the error response) */
+    U_END       /* respond */
+};
+
+enum pg_query { Q_PING, Q_SELECT, Q_SUM, Q_INSERT_TICKET, Q_INSERT_GOODIE, Q_UPDATE, Q_INSERT,
+                Q_ORDER, Q_COMMIT };
+
+typedef struct uop {
+    int code, arg;
+    double cpu;
+} uop;
+
+#define MAX_UOPS 96
+typedef struct prog {
+    uop u[MAX_UOPS];
+    int n;
+} prog;
+
+static void emit(prog *g, int code, int arg, double cpu)
+{
+    assert(g->n < MAX_UOPS);
+    g->u[g->n++] = (uop){code, arg, cpu};
+}
+
+/* A PostgreSQL transaction of the given statements (SQLAlchemy session
+ * behind the DB gate; pool checkout with pre-ping). */
+static void emit_pg_txn(prog *g, const tf_params *p, const int *q, int nq)
+{
+    emit(g, U_CPU, 0, p->pg_loop_cpu_txn / 2);
+    emit(g, U_GATE_ACQ, 0, 0);
+    emit(g, U_POOL_ACQ, 0, 0);
+    if (p->pre_ping) {
+        emit(g, U_CPU, 0, p->pg_loop_cpu_query);
+        emit(g, U_PG, Q_PING, 0);
+    }
+    for (int i = 0; i < nq; i++) {
+        emit(g, U_CPU, 0, p->pg_loop_cpu_query);
+        emit(g, U_PG, q[i], 0);
+    }
+    emit(g, U_CPU, 0, p->pg_loop_cpu_query);
+    emit(g, U_PG, Q_COMMIT, 0);
+    emit(g, U_POOL_REL, 0, 0);
+    emit(g, U_GATE_REL, 0, 0);
+    emit(g, U_CPU, 0, p->pg_loop_cpu_txn / 2);
+}
+
+static void emit_redis(prog *g, const tf_params *p, int rts)
+{
+    for (int i = 0; i < rts; i++) {
+        emit(g, U_CPU, 0, p->redis_loop_cpu);
+        emit(g, U_REDIS, 0, 0);
+    }
+}
+
+static void emit_hold(prog *g, const tf_params *p)
+{
+    emit(g, U_KB, TF_K_HOLD, 0);
+    if (p->accounting == TF_TB) {
+        emit(g, U_CPU, 0, p->tb_loop_cpu);
+        emit(g, U_TB, 2, 0);
+    } else {
+        static const int q[] = {Q_SELECT, Q_SUM, Q_SUM, Q_INSERT_TICKET,
+                                Q_SELECT, Q_SUM, Q_SUM, Q_INSERT_GOODIE};
+        emit_pg_txn(g, p, q, 8);
+    }
+    emit(g, U_KE, TF_K_HOLD, 0);
+}
+
+static void emit_commit_order(prog *g, const tf_params *p, int holds)
+{
+    emit(g, U_KB, TF_K_COMMIT_ORDER, 0);
+    if (p->accounting == TF_TB) {
+        emit(g, U_CPU, 0, p->tb_loop_cpu);
+        emit(g, U_TB, holds, 0);
+    } else {
+        static const int q[] = {Q_UPDATE, Q_UPDATE};
+        emit_pg_txn(g, p, q, holds);
+    }
+    emit(g, U_KE, TF_K_COMMIT_ORDER, 0);
+}
+
+/* Payment-session operation: Redis round trips or a small PG transaction. */
+static void emit_session(prog *g, const tf_params *p, int kind, int redis_rts, int pg_stmts)
+{
+    emit(g, U_KB, kind, 0);
+    if (p->payments == TF_REDIS) {
+        emit_redis(g, p, redis_rts);
+    } else {
+        static const int q[] = {Q_INSERT, Q_UPDATE, Q_UPDATE};
+        int qs[3] = {kind == TF_K_GET ? Q_SELECT : q[0], q[1], q[2]};
+        emit_pg_txn(g, p, qs, pg_stmts);
+    }
+    emit(g, U_KE, kind, 0);
+}
+
+enum { EP_CHECKOUT, EP_WEBHOOK, EP_WEBHOOK_FAIL, EP_RESERVE, EP_COMMIT, EP_N };
+
+static void build_programs(prog *g, const tf_params *p)
+{
+    double pre = p->cpu_request * p->cpu_split, post = p->cpu_request - pre;
+    memset(g, 0, sizeof(prog) * EP_N);
+    /* checkout: validate; hold; save session; respond */
+    emit(&g[EP_CHECKOUT], U_CPU, 0, pre);
+    emit_hold(&g[EP_CHECKOUT], p);
+    int jump = g[EP_CHECKOUT].n;
+    emit(&g[EP_CHECKOUT], U_JSOLD, 0, 0);
+    emit_session(&g[EP_CHECKOUT], p, TF_K_SAVE, 1, 1);
+    g[EP_CHECKOUT].u[jump].arg = g[EP_CHECKOUT].n;
+    emit(&g[EP_CHECKOUT], U_CPU, 0, post);
+    emit(&g[EP_CHECKOUT], U_END, 0, 0);
+    /* webhook: verify; get; fulfill; commit order; add order; remove pending */
+    for (int ok = 1; ok >= 0; ok--) {
+        prog *w = &g[ok ? EP_WEBHOOK : EP_WEBHOOK_FAIL];
+        emit(w, U_CPU, 0, pre + p->cpu_webhook);
+        emit_session(w, p, TF_K_GET, 1, 0);
+        if (ok) {
+            emit_session(w, p, TF_K_FULFILL, 2, 2);
+            /* With PostgreSQL sessions the stored try_goodie flag comes back
+             * as a boolean and the webhook commits only the ticket hold. */
+            emit_commit_order(w, p, p->payments == TF_PG ? 1 : 2);
+            emit(w, U_KB, TF_K_ADD_ORDER, 0);
+            static const int q[] = {Q_ORDER};
+            emit_pg_txn(w, p, q, 1);
+            emit(w, U_KE, TF_K_ADD_ORDER, 0);
+        }
+        emit_session(w, p, TF_K_REMOVE, 1, 1);
+        emit(w, U_CPU, 0, post);
+        emit(w, U_END, 0, 0);
+    }
+    emit(&g[EP_RESERVE], U_CPU, 0, pre);
+    emit_hold(&g[EP_RESERVE], p);
+    emit(&g[EP_RESERVE], U_CPU, 0, post);
+    emit(&g[EP_RESERVE], U_END, 0, 0);
+    emit(&g[EP_COMMIT], U_CPU, 0, pre);
+    emit_commit_order(&g[EP_COMMIT], p, 2);
+    emit(&g[EP_COMMIT], U_CPU, 0, post);
+    emit(&g[EP_COMMIT], U_END, 0, 0);
+}
+
+void tf_sim_demand(const tf_params *p, int phase, tf_demand *d)
+{
+    prog g[EP_N];
+    build_programs(g, p);
+    int ep = phase == TF_CHECKOUT ? EP_CHECKOUT
+             : phase == TF_WEBHOOK ? (p->succeed_rate > 0 ? EP_WEBHOOK : EP_WEBHOOK_FAIL)
+             : phase == TF_RESERVE ? EP_RESERVE
+                                   : EP_COMMIT;
+    memset(d, 0, sizeof *d);
+    d->client = p->client_cpu;
+    d->latency = 2 * p->net_rtt / 2;
+    for (int i = 0; i < g[ep].n; i++) {
+        const uop *u = &g[ep].u[i];
+        switch (u->code) {
+        case U_CPU:
+            d->server += u->cpu;
+            break;
+        case U_PG: {
+            double c = u->arg == Q_COMMIT ? p->pg_commit_cpu : p->pg_query_cpu;
+            if (u->arg == Q_SUM)
+                c += p->holds_rows * p->pg_row_cost * p->pg_scan_fraction / 4;
+            d->pg += c;
+            d->latency += p->net_rtt + (u->arg == Q_COMMIT ? sim_dist_mean(&p->pg_flush) : 0);
+            break;
+        }
+        case U_REDIS:
+            d->redis += sim_dist_mean(&p->redis_service);
+            d->latency += p->net_rtt;
+            break;
+        case U_TB:
+            d->latency += sim_dist_mean(&p->tb_base) + p->tb_per_transfer * u->arg;
+            d->server += p->tb_batch_cpu;
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* ---- state ---- */
+
+struct tfs;
+
+typedef struct loop {
+    struct tfs *T;
+    sim_queue ready;   /* bursts waiting: obj = request (or NULL), fn = continuation */
+    int busy;
+    long live;         /* requests on this loop (crowding) */
+    double crowding;
+    gsl_rng *rng;
+    const sim_dist *shape;
+    int on_host;
+    sim_job cur;
+    double cur_start, cur_cost;
+    sim_tavg busy_t, queue_t;
+} loop;
+
+typedef struct worker {
+    loop lp;
+    sim_sem gate, pool;
+    sim_batcher tb;
+} worker;
+
+#define MAX_MARKS 8
+
+typedef struct req {
+    struct tfs *T;
+    const prog *g;
+    int pc, ep, phase, w;
+    double t0;          /* client start */
+    double kind_t0;
+    int newconn, soldout, cancel_sent, goodie, rollback;
+    int nmarks;
+    double mark_off[MAX_MARKS];
+    int mark_code[MAX_MARKS], mark_kind[MAX_MARKS];
+    int wave;
+} req;
+
+typedef struct tfs {
+    sim s;              /* first member: callbacks recover tfs from the sim */
+    const tf_params *p;
+    prog g[EP_N];
+    gsl_rng *r_client, *r_server, *r_pg, *r_redis, *r_tb, *r_flush, *r_arr, *r_hook;
+    sim_ps host;
+    loop client;
+    worker *w;
+    long nworkers, next_worker;
+    sim_station redis;
+    sim_batcher wal;
+    sim_pool reqs;
+    /* client connections */
+    long conn_open, conn_idle;
+    sim_queue conn_wait;
+    long inflight;
+    /* database state */
+    double rows, tickets, goodies;
+    uint64_t rollbacks;
+    /* load generator */
+    int phase;          /* current phase, or TF_NPHASES when done */
+    long issued, done, wave_left;
+    double phase_t0;
+    /* statistics */
+    sim_welford lat_w[TF_NPHASES];
+    sim_hist lat_h[TF_NPHASES];
+    double ok[TF_NPHASES], errors[TF_NPHASES], wall[TF_NPHASES];
+    sim_welford kind[TF_NKINDS];
+    sim_tavg pg_busy;
+    long pg_running;
+} tfs;
+
+/* ---- event loops ---- */
+
+static void loop_start(loop *l);
+
+static void loop_burst_done(sim *s, void *obj)
+{
+    loop *l = obj;
+    (void)s;
+    l->busy = 0;
+    sim_tavg_set(&l->busy_t, l->T->s.now, 0);
+    sim_job j = l->cur;
+    if (j.fn)
+        j.fn(&l->T->s, j.obj);
+    if (!l->busy)
+        loop_start(l);
+}
+
+static void loop_start(loop *l)
+{
+    sim_job j;
+    if (l->busy || !sim_queue_pop(&l->ready, &j))
+        return;
+    tfs *T = l->T;
+    sim_tavg_set(&l->queue_t, T->s.now, (double)sim_queue_len(&l->ready));
+    l->busy = 1;
+    sim_tavg_set(&l->busy_t, T->s.now, 1);
+    double cost = j.x * (1 + l->crowding * (double)l->live);
+    if (cost > 0)
+        cost *= sim_dist_sample(l->shape, l->rng);
+    l->cur = j;
+    l->cur_start = T->s.now;
+    l->cur_cost = cost;
+    if (l->on_host)
+        sim_ps_submit(&T->host, &T->s, l, cost, loop_burst_done);
+    else
+        sim_after(&T->s, cost, 0, loop_burst_done, l);
+}
+
+/* Queue a burst of nominal CPU `cost`; fn(s, obj) runs when it is done.
+ * front: the coroutine keeps the loop (runs before other ready bursts). */
+static void loop_run(loop *l, void *obj, double cost, sim_fn fn, int front)
+{
+    sim_job j = {obj, fn, l->T->s.now, cost};
+    if (front)
+        sim_queue_push_front(&l->ready, j);
+    else
+        sim_queue_push(&l->ready, j);
+    sim_tavg_set(&l->queue_t, l->T->s.now, (double)sim_queue_len(&l->ready));
+    loop_start(l);
+}
+
+static void loop_init(loop *l, tfs *T, double crowding, gsl_rng *rng, const sim_dist *shape,
+                      int on_host)
+{
+    memset(l, 0, sizeof *l);
+    l->T = T;
+    sim_queue_init(&l->ready, 64);
+    l->crowding = crowding;
+    l->rng = rng;
+    l->shape = shape;
+    l->on_host = on_host;
+    sim_tavg_init(&l->busy_t, 0, 0);
+    sim_tavg_init(&l->queue_t, 0, 0);
+}
+
+/* ---- the request interpreter ---- */
+
+static void step(tfs *T, req *r, int on_loop);
+static void client_done(tfs *T, req *r);
+
+static inline tfs *T_of(sim *s) { return (tfs *)s; }
+
+static void record_kind(tfs *T, int kind, double dt)
+{
+    (void)T;
+    sim_welford_add(&T->kind[kind], dt);
+}
+
+/* Apply the kind marks of the burst that just ended, at their place in it. */
+static void apply_marks(tfs *T, req *r, const loop *l)
+{
+    double stretch = 0;
+    double nominal = l->cur.x;
+    if (nominal > 0)
+        stretch = (T->s.now - l->cur_start) / nominal;
+    for (int i = 0; i < r->nmarks; i++) {
+        double t = l->cur_start + r->mark_off[i] * stretch;
+        if (r->mark_code[i] == U_KB)
+            r->kind_t0 = t;
+        else
+            record_kind(T, r->mark_kind[i], t - r->kind_t0);
+    }
+    r->nmarks = 0;
+}
+
+static void after_burst(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    apply_marks(T, r, &T->w[r->w].lp);
+    step(T, r, 1);
+}
+
+static void resume(sim *s, void *obj) { step(T_of(s), obj, 0); }
+
+/* ---- PostgreSQL ---- */
+
+static double pg_cost(tfs *T, req *r, int q)
+{
+    const tf_params *p = T->p;
+    double c = p->pg_query_cpu;
+    switch (q) {
+    case Q_SUM:
+        c += T->rows * p->pg_row_cost * p->pg_scan_fraction / 4;
+        break;
+    case Q_INSERT_TICKET:
+        if (T->tickets >= 1) {
+            T->tickets--;
+            T->rows++;
+        } else {
+            r->soldout = 1;
+        }
+        break;
+    case Q_INSERT_GOODIE:
+        if (T->goodies >= 1 && !r->soldout) {
+            T->goodies--;
+            T->rows++;
+        }
+        break;
+    case Q_ORDER:
+        /* Once goodies are gone, holds carry goodie id '0' and the order
+         * INSERT fails on a duplicate: the transaction rolls back. */
+        r->rollback = T->goodies < 1 && T->p->payments == TF_PG;
+        break;
+    case Q_COMMIT:
+        c = p->pg_commit_cpu;
+        break;
+    default:
+        break;
+    }
+    return c * sim_dist_sample(&p->pg_jitter, T->r_pg);
+}
+
+static void pg_reply(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    sim_after(s, T->p->net_rtt / 2, 0, resume, r);
+}
+
+static void pg_flushed(sim *s, void *obj) { pg_reply(s, obj); }
+
+static void pg_backend_done(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    T->pg_running--;
+    sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
+    const uop *u = &r->g->u[r->pc - 1];
+    if (u->arg == Q_COMMIT && !r->rollback)
+        sim_batcher_submit(&T->wal, s, r, 1, pg_flushed);
+    else
+        pg_reply(s, r);
+}
+
+static void pg_arrive(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    const uop *u = &r->g->u[r->pc - 1];
+    double c = pg_cost(T, r, u->arg);
+    T->pg_running++;
+    sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
+    if (T->p->pg_on_host)
+        sim_ps_submit(&T->host, s, r, c, pg_backend_done);
+    else
+        sim_after(s, c, 0, pg_backend_done, r);
+}
+
+static double wal_latency(void *ctx, unsigned items)
+{
+    (void)items;
+    tfs *T = ctx;
+    return sim_dist_sample(&T->p->pg_flush, T->r_flush);
+}
+
+/* ---- Redis ---- */
+
+static void redis_done(sim *s, void *obj) { sim_after(s, T_of(s)->p->net_rtt / 2, 0, resume, obj); }
+
+static void redis_arrive(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    sim_station_arrive(&T->redis, s, obj, sim_dist_sample(&T->p->redis_service, T->r_redis),
+                       redis_done);
+}
+
+/* ---- TigerBeetle ---- */
+
+static double tb_latency(void *ctx, unsigned items)
+{
+    tfs *T = ((loop *)ctx)->T;
+    return sim_dist_sample(&T->p->tb_base, T->r_tb) + T->p->tb_per_transfer * items;
+}
+
+static void tb_done(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    const uop *u = &r->g->u[r->pc - 1];
+    /* A hold that found no ticket voids the goodie's pending transfer. */
+    if (u->arg == 2 && r->soldout && !r->cancel_sent && T->w[r->w].tb.cap >= 1) {
+        r->cancel_sent = 1;
+        sim_batcher_submit(&T->w[r->w].tb, s, r, 1, tb_done);
+        return;
+    }
+    resume(s, r);
+}
+
+static void tb_batch_done(void *ctx, unsigned items, double latency)
+{
+    (void)items;
+    (void)latency;
+    loop *l = ctx;
+    /* the auto-batcher's flush task runs on the worker's loop */
+    loop_run(l, NULL, l->T->p->tb_batch_cpu, NULL, 0);
+}
+
+/* ---- interpreter ---- */
+
+static void sem_granted(sim *s, void *obj)
+{
+    req *r = obj;
+    step(T_of(s), r, 0);
+}
+
+static void step(tfs *T, req *r, int on_loop)
+{
+    const tf_params *p = T->p;
+    worker *w = &T->w[r->w];
+    double cpu = 0;
+    r->nmarks = 0;
+    for (;;) {
+        const uop *u = &r->g->u[r->pc];
+        if (u->code == U_CPU) {
+            cpu += u->cpu;
+            r->pc++;
+            continue;
+        }
+        if (u->code == U_JSOLD) {
+            r->pc = r->soldout ? u->arg : r->pc + 1;
+            continue;
+        }
+        if (u->code == U_KB || u->code == U_KE) {
+            assert(r->nmarks < MAX_MARKS);
+            r->mark_off[r->nmarks] = cpu;
+            r->mark_code[r->nmarks] = u->code;
+            r->mark_kind[r->nmarks] = u->arg;
+            r->nmarks++;
+            r->pc++;
+            continue;
+        }
+        /* a yield point or a semaphore: finish the CPU first */
+        if (cpu > 0 || !on_loop) {
+            loop_run(&w->lp, r, cpu, after_burst, on_loop);
+            return;
+        }
+        /* marks with no CPU before them happen now */
+        for (int i = 0; i < r->nmarks; i++) {
+            if (r->mark_code[i] == U_KB)
+                r->kind_t0 = T->s.now;
+            else
+                record_kind(T, r->mark_kind[i], T->s.now - r->kind_t0);
+        }
+        r->nmarks = 0;
+        r->pc++;
+        switch (u->code) {
+        case U_GATE_ACQ:
+            if (!sim_sem_acquire(&w->gate, &T->s, r, sem_granted))
+                return;
+            continue;
+        case U_POOL_ACQ:
+            if (!sim_sem_acquire(&w->pool, &T->s, r, sem_granted))
+                return;
+            continue;
+        case U_GATE_REL:
+            sim_sem_release(&w->gate, &T->s);
+            continue;
+        case U_POOL_REL:
+            sim_sem_release(&w->pool, &T->s);
+            continue;
+        case U_PG:
+            sim_after(&T->s, p->net_rtt / 2, 0, pg_arrive, r);
+            return;
+        case U_REDIS:
+            sim_after(&T->s, p->net_rtt / 2, 0, redis_arrive, r);
+            return;
+        case U_TB:
+            if (u->arg == 2 && (r->ep == EP_CHECKOUT || r->ep == EP_RESERVE)) {
+                /* a hold: the ticket account decides sold-out */
+                if (T->tickets >= 1)
+                    T->tickets--;
+                else
+                    r->soldout = 1;
+                if (!r->soldout && T->goodies >= 1)
+                    T->goodies--;
+            }
+            sim_batcher_submit(&w->tb, &T->s, r, (unsigned)u->arg, tb_done);
+            return;
+        case U_END:
+            w->lp.live--;
+            client_done(T, r);
+            return;
+        default:
+            assert(0 && "bad micro-op");
+            return;
+        }
+    }
+}
+
+/* ---- client (load generator) ---- */
+
+static void phase_next_request(tfs *T);
+static void start_phase(tfs *T);
+
+static void server_arrive(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    r->w = (int)(T->next_worker++ % T->nworkers);
+    worker *w = &T->w[r->w];
+    w->lp.live++;
+    r->pc = 0;
+    /* uvicorn accepts a new connection on the worker's loop */
+    if (r->newconn)
+        loop_run(&w->lp, r, T->p->connect_cpu_server, after_burst, 0);
+    else
+        step(T, r, 0);
+}
+
+static void client_sent(sim *s, void *obj)
+{
+    sim_after(s, T_of(s)->p->net_rtt / 2, 0, server_arrive, obj);
+}
+
+static double client_cost(tfs *T, double base)
+{
+    return base * (1 + T->p->client_crowding * (double)T->inflight);
+}
+
+static void conn_acquired(tfs *T, req *r)
+{
+    double c = client_cost(T, T->p->client_cpu / 2) + (r->newconn ? T->p->connect_cpu_client : 0);
+    loop_run(&T->client, r, c, client_sent, 0);
+}
+
+static void conn_granted(sim *s, void *obj) { conn_acquired(T_of(s), obj); }
+
+static void client_start(tfs *T, int ep)
+{
+    req *r = sim_pool_get(&T->reqs);
+    r->T = T;
+    r->ep = ep;
+    r->g = &T->g[ep];
+    r->phase = T->phase;
+    r->t0 = T->s.now;
+    T->inflight++;
+    T->issued++;
+    if (T->conn_idle > 0) {
+        T->conn_idle--;
+        conn_acquired(T, r);
+    } else if (T->conn_open < T->p->max_connections) {
+        T->conn_open++;
+        r->newconn = 1;
+        conn_acquired(T, r);
+    } else {
+        sim_job j = {r, conn_granted, T->s.now, 0};
+        sim_queue_push(&T->conn_wait, j);
+    }
+}
+
+static void conn_release(tfs *T)
+{
+    sim_job j;
+    if (sim_queue_pop(&T->conn_wait, &j)) {
+        sim_after(&T->s, 0, 0, j.fn, j.obj);
+        return;
+    }
+    if (T->conn_idle < T->p->keepalive)
+        T->conn_idle++;
+    else
+        T->conn_open--; /* httpx closes connections beyond the keep-alive limit */
+}
+
+static void client_received(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    double lat = s->now - r->t0;
+    int ph = r->phase;
+    if (r->soldout) {
+        T->errors[ph]++;
+    } else {
+        T->ok[ph]++;
+        sim_welford_add(&T->lat_w[ph], lat);
+        sim_hist_add(&T->lat_h[ph], lat);
+    }
+    if (r->rollback)
+        T->rollbacks++;
+    T->inflight--;
+    T->done++;
+    conn_release(T);
+    sim_pool_put(&T->reqs, r);
+    phase_next_request(T);
+}
+
+static void response_arrives(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    loop_run(&T->client, obj, client_cost(T, T->p->client_cpu / 2), client_received, 0);
+}
+
+static void client_done(tfs *T, req *r) { sim_after(&T->s, T->p->net_rtt / 2, 0, response_arrives, r); }
+
+/* ---- load generator ---- */
+
+static int phase_ep(tfs *T)
+{
+    switch (T->phase) {
+    case TF_CHECKOUT:
+        return EP_CHECKOUT;
+    case TF_WEBHOOK:
+        return gsl_rng_uniform(T->r_hook) < T->p->succeed_rate ? EP_WEBHOOK : EP_WEBHOOK_FAIL;
+    case TF_RESERVE:
+        return EP_RESERVE;
+    default:
+        return EP_COMMIT;
+    }
+}
+
+static void start_wave(tfs *T)
+{
+    long n = T->p->concurrency;
+    if (n > T->p->total - T->issued)
+        n = T->p->total - T->issued;
+    T->wave_left = n;
+    for (long i = 0; i < n; i++)
+        client_start(T, phase_ep(T));
+}
+
+static void poisson_arrival(sim *s, void *obj)
+{
+    (void)obj;
+    tfs *T = T_of(s);
+    if (T->issued >= T->p->total)
+        return;
+    client_start(T, phase_ep(T));
+    if (T->issued < T->p->total)
+        sim_after(s, gsl_ran_exponential(T->r_arr, 1 / T->p->rate), 1, poisson_arrival, NULL);
+}
+
+static void think_over(sim *s, void *obj)
+{
+    (void)obj;
+    tfs *T = T_of(s);
+    if (T->issued < T->p->total)
+        client_start(T, phase_ep(T));
+}
+
+static void end_phase(sim *s, void *obj)
+{
+    (void)obj;
+    tfs *T = T_of(s);
+    T->wall[T->phase] = s->now - T->phase_t0;
+    T->phase++;
+    start_phase(T);
+}
+
+static void phase_next_request(tfs *T)
+{
+    const tf_params *p = T->p;
+    if (T->done >= p->total) {
+        /* the next phase starts after the current event (all callbacks done) */
+        sim_after(&T->s, 0, 2, end_phase, NULL);
+        return;
+    }
+    switch (p->phase_mode[T->phase]) {
+    case TF_MODE_WINDOW:
+        if (T->issued < p->total)
+            client_start(T, phase_ep(T));
+        break;
+    case TF_MODE_WAVES:
+        if (--T->wave_left == 0 && T->issued < p->total)
+            start_wave(T);
+        break;
+    case TF_MODE_CLOSED:
+        if (T->issued < p->total)
+            sim_after(&T->s, sim_dist_sample(&p->think, T->r_arr), 1, think_over, NULL);
+        break;
+    default: /* poisson: arrivals are already scheduled */
+        break;
+    }
+}
+
+static void start_phase(tfs *T)
+{
+    const tf_params *p = T->p;
+    while (T->phase < TF_NPHASES && !p->phase_on[T->phase])
+        T->phase++;
+    if (T->phase >= TF_NPHASES) {
+        sim_stop(&T->s);
+        return;
+    }
+    T->issued = T->done = 0;
+    T->phase_t0 = T->s.now;
+    long c = p->concurrency < p->total ? p->concurrency : p->total;
+    switch (p->phase_mode[T->phase]) {
+    case TF_MODE_WAVES:
+        start_wave(T);
+        break;
+    case TF_MODE_POISSON:
+        sim_after(&T->s, gsl_ran_exponential(T->r_arr, 1 / p->rate), 1, poisson_arrival, NULL);
+        break;
+    default: /* window and closed start with c requests in flight */
+        for (long i = 0; i < c; i++)
+            client_start(T, phase_ep(T));
+        break;
+    }
+}
+
+/* ---- results ---- */
+
+static void collect(tfs *T, tf_out *o)
+{
+    const tf_params *p = T->p;
+    double now = T->s.now;
+    memset(o, 0, sizeof *o);
+    for (int i = 0; i < TF_NPHASES; i++) {
+        tf_phase_out *ph = &o->phase[i];
+        if (!p->phase_on[i]) {
+            ph->throughput = ph->walltime = ph->mean = ph->p50 = ph->p90 = ph->p99 = NAN;
+            continue;
+        }
+        ph->walltime = T->wall[i];
+        ph->ok = T->ok[i];
+        ph->errors = T->errors[i];
+        ph->throughput = T->wall[i] > 0 ? T->ok[i] / T->wall[i] : NAN;
+        ph->mean = T->lat_w[i].n ? T->lat_w[i].mean : NAN;
+        ph->p50 = sim_hist_quantile(&T->lat_h[i], 0.50);
+        ph->p90 = sim_hist_quantile(&T->lat_h[i], 0.90);
+        ph->p99 = sim_hist_quantile(&T->lat_h[i], 0.99);
+    }
+    for (int k = 0; k < TF_NKINDS; k++) {
+        o->kind_n[k] = (double)T->kind[k].n;
+        o->kind_mean[k] = T->kind[k].n ? T->kind[k].mean : NAN;
+        o->kind_sd[k] = T->kind[k].n ? sim_welford_sd(&T->kind[k]) : NAN;
+    }
+    double nw = (double)T->nworkers;
+    o->util[TF_C_CLIENT] = sim_tavg_mean(&T->client.busy_t, now);
+    o->queue[TF_C_CLIENT] = sim_tavg_mean(&T->client.queue_t, now);
+    for (long i = 0; i < T->nworkers; i++) {
+        worker *w = &T->w[i];
+        o->util[TF_C_SERVER] += sim_tavg_mean(&w->lp.busy_t, now) / nw;
+        o->queue[TF_C_SERVER] += sim_tavg_mean(&w->lp.queue_t, now) / nw;
+        o->util[TF_C_GATE] += sim_tavg_mean(&w->gate.busy, now) / (double)w->gate.permits / nw;
+        o->queue[TF_C_GATE] += sim_tavg_mean(&w->gate.nwait, now) / nw;
+        o->util[TF_C_POOL] += sim_tavg_mean(&w->pool.busy, now) / (double)w->pool.permits / nw;
+        o->queue[TF_C_POOL] += sim_tavg_mean(&w->pool.nwait, now) / nw;
+        o->batches += (double)w->tb.batches;
+    }
+    o->util[TF_C_HOST] = sim_ps_utilisation(&T->host, now);
+    o->queue[TF_C_HOST] = sim_tavg_mean(&T->host.njobs, now);
+    o->util[TF_C_PGCPU] = sim_tavg_mean(&T->pg_busy, now) / p->cores;
+    o->queue[TF_C_PGCPU] = sim_tavg_mean(&T->pg_busy, now);
+    o->util[TF_C_WAL] = NAN;
+    o->queue[TF_C_WAL] = NAN;
+    if (T->wal.batches) {
+        /* busy share: flushes x mean flush time / elapsed */
+        o->util[TF_C_WAL] = (double)T->wal.batches * sim_dist_mean(&p->pg_flush) / now;
+        o->queue[TF_C_WAL] = T->wal.size.mean;
+    }
+    o->util[TF_C_REDIS] = sim_station_utilisation(&T->redis, now);
+    o->queue[TF_C_REDIS] = sim_tavg_mean(&T->redis.nwait, now);
+    /* TigerBeetle: batches in flight over time (one at most per worker) */
+    sim_welford bs;
+    sim_welford_init(&bs);
+    double tb_busy = 0;
+    for (long i = 0; i < T->nworkers; i++) {
+        sim_welford_merge(&bs, &T->w[i].tb.size);
+        tb_busy += (double)T->w[i].tb.batches * (sim_dist_mean(&p->tb_base) +
+                                                 p->tb_per_transfer * T->w[i].tb.size.mean);
+    }
+    o->util[TF_C_TB] = bs.n ? tb_busy / now / nw : NAN;
+    o->queue[TF_C_TB] = NAN;
+    o->batch_mean = bs.n ? bs.mean : NAN;
+    o->batch_sd = bs.n ? sim_welford_sd(&bs) : NAN;
+    o->rollbacks = (double)T->rollbacks;
+    o->holds_rows_end = T->rows;
+    o->events = (double)T->s.nevents;
+}
+
+static void free_state(tfs *T)
+{
+    for (long i = 0; i < T->nworkers; i++) {
+        worker *w = &T->w[i];
+        sim_queue_fini(&w->lp.ready);
+        sim_sem_fini(&w->gate);
+        sim_sem_fini(&w->pool);
+        sim_batcher_fini(&w->tb);
+    }
+    free(T->w);
+    sim_queue_fini(&T->client.ready);
+    sim_ps_fini(&T->host);
+    sim_station_fini(&T->redis);
+    sim_batcher_fini(&T->wal);
+    sim_pool_fini(&T->reqs);
+    sim_queue_fini(&T->conn_wait);
+    for (int i = 0; i < TF_NPHASES; i++)
+        sim_hist_fini(&T->lat_h[i]);
+    gsl_rng *rs[] = {T->r_client, T->r_server, T->r_pg, T->r_redis,
+                     T->r_tb,     T->r_flush,  T->r_arr, T->r_hook};
+    for (size_t i = 0; i < sizeof rs / sizeof rs[0]; i++)
+        gsl_rng_free(rs[i]);
+    sim_fini(&T->s);
+    free(T);
+}
+
+/* ---- one replication ---- */
+
+int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim_err *err)
+{
+    tfs *T = calloc(1, sizeof *T);
+    assert(T && "out of memory");
+    T->p = p;
+    build_programs(T->g, p);
+    sim_init(&T->s, 1024);
+    T->s.max_events = p->max_events;
+    T->s.max_pending = p->max_pending;
+    T->r_client = sim_rng_new(seed, rep, 0);
+    T->r_server = sim_rng_new(seed, rep, 1);
+    T->r_pg = sim_rng_new(seed, rep, 2);
+    T->r_redis = sim_rng_new(seed, rep, 3);
+    T->r_tb = sim_rng_new(seed, rep, 4);
+    T->r_flush = sim_rng_new(seed, rep, 5);
+    T->r_arr = sim_rng_new(seed, rep, 6);
+    T->r_hook = sim_rng_new(seed, rep, 7);
+    sim_ps_init(&T->host, p->cores);
+    loop_init(&T->client, T, 0, T->r_client, &p->cpu_shape, p->client_on_host);
+    T->nworkers = p->workers;
+    T->w = calloc((size_t)p->workers, sizeof *T->w);
+    assert(T->w && "out of memory");
+    for (long i = 0; i < p->workers; i++) {
+        worker *w = &T->w[i];
+        loop_init(&w->lp, T, p->crowding, T->r_server, &p->cpu_shape, 1);
+        sim_sem_init(&w->gate, p->gate);
+        sim_sem_init(&w->pool, p->pool_size + p->pool_overflow);
+        sim_batcher_init(&w->tb, p->tb_batch_max, tb_latency, &w->lp);
+        w->tb.on_done = tb_batch_done;
+    }
+    sim_station_init(&T->redis, 1);
+    sim_batcher_init(&T->wal, 1u << 30, wal_latency, T);
+    sim_pool_init(&T->reqs, sizeof(req), 256);
+    sim_queue_init(&T->conn_wait, 16);
+    for (int i = 0; i < TF_NPHASES; i++) {
+        sim_welford_init(&T->lat_w[i]);
+        sim_hist_init(&T->lat_h[i]);
+    }
+    for (int i = 0; i < TF_NKINDS; i++)
+        sim_welford_init(&T->kind[i]);
+    sim_tavg_init(&T->pg_busy, 0, 0);
+    T->rows = p->holds_rows;
+    T->tickets = p->tickets;
+    T->goodies = p->goodies;
+
+    start_phase(T);
+    int st = sim_run(&T->s, p->max_sim_time);
+    int rc = SIM_OK;
+    if (st != SIM_RUN_STOPPED) {
+        mdl_limits lim = {p->max_events, p->max_sim_time, p->max_pending};
+        rc = mdl_check_run(st, rep, &lim, err);
+        if (rc == SIM_OK)
+            rc = sim_err_set(err, SIM_EFAIL, "replication %u: the simulation ran dry in phase %s "
+                             "(a bug)", rep, tf_phase_names[T->phase < TF_NPHASES ? T->phase : 0]);
+    }
+    if (rc == SIM_OK)
+        collect(T, out);
+    free_state(T);
+    return rc;
+}

@@ -1,0 +1,86 @@
+/* tf_sim: one replication of the TigerFans system.
+ *
+ * Role: simulate the benchmark (or open/closed load) against the server as
+ * DESIGN.md section 2 describes it: a load generator with its own Python
+ * event loop; W server workers, each a single-threaded event loop running
+ * every CPU step of its requests one at a time; all loops (and, when
+ * co-located, PostgreSQL backends) share the host's K cores by processor
+ * sharing; per worker a PostgreSQL gate semaphore and connection pool, a
+ * TigerBeetle auto-batcher (one batch in flight) and a Redis client;
+ * one PostgreSQL server (backend CPU per statement, group-commit WAL
+ * flush, holds table that grows with every hold) and one single-threaded
+ * Redis server.
+ *
+ * Each endpoint is compiled at setup into a program of micro-steps (CPU,
+ * semaphore, round trip, batch submit, kind marks): consecutive CPU steps
+ * run as one burst on the loop, and every await (round trip, blocked
+ * semaphore, batch) yields the loop, so other requests' bursts interleave.
+ * Operation timings ("kinds") are measured the way TigerFans measures them:
+ * from the call to the moment the coroutine runs again.
+ *
+ * Cost: about 10-30 calendar events per request; memory O(concurrency);
+ * nothing is allocated per event in steady state (request and burst pools).
+ */
+#ifndef TF_SIM_H
+#define TF_SIM_H
+
+#include <stdint.h>
+
+#include "models/tf_params.h"
+#include "sim/sim_err.h"
+
+enum tf_kind {
+    TF_K_HOLD = 0,
+    TF_K_COMMIT_ORDER,
+    TF_K_SAVE,
+    TF_K_GET,
+    TF_K_FULFILL,
+    TF_K_REMOVE,
+    TF_K_ADD_ORDER,
+    TF_NKINDS
+};
+extern const char *const tf_kind_names[TF_NKINDS];
+
+enum tf_comp {
+    TF_C_CLIENT = 0, /* load generator loop */
+    TF_C_SERVER,     /* server loops (mean over workers) */
+    TF_C_HOST,       /* host CPU */
+    TF_C_GATE,       /* DB gate (mean over workers) */
+    TF_C_POOL,       /* DB pool */
+    TF_C_PGCPU,      /* PostgreSQL backend CPU (share of the host) */
+    TF_C_WAL,        /* WAL flush */
+    TF_C_REDIS,
+    TF_C_TB,         /* TigerBeetle batcher busy (a batch in flight) */
+    TF_NCOMPS
+};
+extern const char *const tf_comp_names[TF_NCOMPS];
+
+typedef struct tf_phase_out {
+    double throughput, walltime;
+    double mean, p50, p90, p99;  /* request latency, seconds */
+    double errors, ok;
+} tf_phase_out;
+
+typedef struct tf_out {
+    tf_phase_out phase[TF_NPHASES];
+    double kind_mean[TF_NKINDS], kind_sd[TF_NKINDS], kind_n[TF_NKINDS];
+    double util[TF_NCOMPS], queue[TF_NCOMPS];
+    double batch_mean, batch_sd, batches;
+    double rollbacks, holds_rows_end, events;
+} tf_out;
+
+/* Service demands of one request of a phase at light load (no queueing),
+ * for the analytic view: CPU on the client loop, on the server loops
+ * (total, before dividing by workers), PostgreSQL backend CPU, Redis
+ * service, and the pure latency of everything else (round trips, WAL
+ * flushes, TigerBeetle batches). */
+typedef struct tf_demand {
+    double client, server, pg, redis, latency;
+} tf_demand;
+void tf_sim_demand(const tf_params *p, int phase, tf_demand *d);
+
+/* Run one replication; seed/rep select the random streams.  Returns
+ * SIM_OK, or SIM_EFAIL when a resource bound stopped it. */
+int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim_err *err);
+
+#endif
