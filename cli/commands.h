@@ -7,6 +7,7 @@
 
 #define CLI_COMMAND_LIST \
     X(run, "simulate one scenario (config file) and print its results") \
+    X(sweep, "run a scenario over a list of values of one key, in parallel") \
     /* end */
 
 #define X(name, summary) \

@@ -41,8 +41,8 @@ enum uop_code {
     U_END       /* respond */
 };
 
-enum pg_query { Q_PING, Q_SELECT, Q_SUM, Q_INSERT_TICKET, Q_INSERT_GOODIE, Q_UPDATE, Q_INSERT,
-                Q_ORDER, Q_COMMIT };
+enum pg_query { Q_PING, Q_BEGIN, Q_SELECT, Q_SUM, Q_INSERT_TICKET, Q_INSERT_GOODIE, Q_UPDATE,
+                Q_INSERT, Q_ORDER, Q_COMMIT };
 
 typedef struct uop {
     int code, arg;
@@ -61,9 +61,10 @@ static void emit(prog *g, int code, int arg, double cpu)
     g->u[g->n++] = (uop){code, arg, cpu};
 }
 
-/* A PostgreSQL transaction of the given statements (SQLAlchemy session
- * behind the DB gate; pool checkout with pre-ping). */
-static void emit_pg_txn(prog *g, const tf_params *p, const int *q, int nq)
+/* A PostgreSQL session behind the DB gate: pool checkout with pre-ping,
+ * then the statements, inside BEGIN ... COMMIT when txn is set (a read
+ * runs without a transaction block). */
+static void emit_pg(prog *g, const tf_params *p, const int *q, int nq, int txn)
 {
     emit(g, U_CPU, 0, p->pg_loop_cpu_txn / 2);
     emit(g, U_GATE_ACQ, 0, 0);
@@ -72,12 +73,18 @@ static void emit_pg_txn(prog *g, const tf_params *p, const int *q, int nq)
         emit(g, U_CPU, 0, p->pg_loop_cpu_query);
         emit(g, U_PG, Q_PING, 0);
     }
+    if (txn) {
+        emit(g, U_CPU, 0, p->pg_loop_cpu_query);
+        emit(g, U_PG, Q_BEGIN, 0);
+    }
     for (int i = 0; i < nq; i++) {
         emit(g, U_CPU, 0, p->pg_loop_cpu_query);
         emit(g, U_PG, q[i], 0);
     }
-    emit(g, U_CPU, 0, p->pg_loop_cpu_query);
-    emit(g, U_PG, Q_COMMIT, 0);
+    if (txn) {
+        emit(g, U_CPU, 0, p->pg_loop_cpu_query);
+        emit(g, U_PG, Q_COMMIT, 0);
+    }
     emit(g, U_POOL_REL, 0, 0);
     emit(g, U_GATE_REL, 0, 0);
     emit(g, U_CPU, 0, p->pg_loop_cpu_txn / 2);
@@ -100,7 +107,7 @@ static void emit_hold(prog *g, const tf_params *p)
     } else {
         static const int q[] = {Q_SELECT, Q_SUM, Q_SUM, Q_INSERT_TICKET,
                                 Q_SELECT, Q_SUM, Q_SUM, Q_INSERT_GOODIE};
-        emit_pg_txn(g, p, q, 8);
+        emit_pg(g, p, q, 8, 1);
     }
     emit(g, U_KE, TF_K_HOLD, 0);
 }
@@ -113,7 +120,7 @@ static void emit_commit_order(prog *g, const tf_params *p, int holds)
         emit(g, U_TB, holds, 0);
     } else {
         static const int q[] = {Q_UPDATE, Q_UPDATE};
-        emit_pg_txn(g, p, q, holds);
+        emit_pg(g, p, q, holds, 1);
     }
     emit(g, U_KE, TF_K_COMMIT_ORDER, 0);
 }
@@ -127,7 +134,7 @@ static void emit_session(prog *g, const tf_params *p, int kind, int redis_rts, i
     } else {
         static const int q[] = {Q_INSERT, Q_UPDATE, Q_UPDATE};
         int qs[3] = {kind == TF_K_GET ? Q_SELECT : q[0], q[1], q[2]};
-        emit_pg_txn(g, p, qs, pg_stmts);
+        emit_pg(g, p, qs, pg_stmts, kind != TF_K_GET);
     }
     emit(g, U_KE, kind, 0);
 }
@@ -151,7 +158,7 @@ static void build_programs(prog *g, const tf_params *p)
     for (int ok = 1; ok >= 0; ok--) {
         prog *w = &g[ok ? EP_WEBHOOK : EP_WEBHOOK_FAIL];
         emit(w, U_CPU, 0, pre + p->cpu_webhook);
-        emit_session(w, p, TF_K_GET, 1, 0);
+        emit_session(w, p, TF_K_GET, 1, 1);
         if (ok) {
             emit_session(w, p, TF_K_FULFILL, 2, 2);
             /* With PostgreSQL sessions the stored try_goodie flag comes back
@@ -159,7 +166,7 @@ static void build_programs(prog *g, const tf_params *p)
             emit_commit_order(w, p, p->payments == TF_PG ? 1 : 2);
             emit(w, U_KB, TF_K_ADD_ORDER, 0);
             static const int q[] = {Q_ORDER};
-            emit_pg_txn(w, p, q, 1);
+            emit_pg(w, p, q, 1, 1);
             emit(w, U_KE, TF_K_ADD_ORDER, 0);
         }
         emit_session(w, p, TF_K_REMOVE, 1, 1);
