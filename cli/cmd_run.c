@@ -66,7 +66,9 @@ int cmd_run(int argc, char **argv)
     cli_progress_install();
     sim_table *t = sim_table_new(NULL), *notes = sim_table_new(NULL);
     sim_rep_result res;
-    if (mdl_scenario_run(&sc, &res, t, notes, &err)) {
+    int brc = o.format == SIM_FMT_TEXT ? mdl_scenario_run_text(&sc, &res, t, notes, &err)
+                                       : mdl_scenario_run(&sc, &res, t, notes, &err);
+    if (brc) {
         rc = cli_fail(cmd, &err);
     } else {
         if (o.format == SIM_FMT_TEXT)

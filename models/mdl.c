@@ -121,12 +121,15 @@ void mdl_scenario_fini(mdl_scenario *sc)
     memset(sc, 0, sizeof *sc);
 }
 
-int mdl_scenario_run(mdl_scenario *sc, sim_rep_result *res, sim_table *results, sim_table *notes,
-                     sim_err *err)
+static int scenario_run(mdl_scenario *sc, sim_rep_result *res, sim_table *results,
+                        sim_table *notes, int text, sim_err *err)
 {
     if (sim_rep_run(&sc->plan, &sc->layout, sc->type->replicate, sc->model, sc->seed, res, err))
         return err->code;
-    sim_rep_table(&sc->layout, res, results);
+    if (text)
+        sim_rep_table_text(&sc->layout, res, results);
+    else
+        sim_rep_table(&sc->layout, res, results);
     if (sc->type->annotate)
         sc->type->annotate(sc->model, &sc->layout, res, results, notes);
     if (notes && sc->plan.target_rel > 0 && !res->converged)
@@ -135,6 +138,18 @@ int mdl_scenario_run(mdl_scenario *sc, sim_rep_result *res, sim_table *results, 
                  "half-width is still above %.3g of its mean",
                  res->reps, sc->plan.target_rel);
     return SIM_OK;
+}
+
+int mdl_scenario_run(mdl_scenario *sc, sim_rep_result *res, sim_table *results, sim_table *notes,
+                     sim_err *err)
+{
+    return scenario_run(sc, res, results, notes, 0, err);
+}
+
+int mdl_scenario_run_text(mdl_scenario *sc, sim_rep_result *res, sim_table *results,
+                          sim_table *notes, sim_err *err)
+{
+    return scenario_run(sc, res, results, notes, 1, err);
 }
 
 void mdl_note(sim_table *notes, const char *level, const char *fmt, ...)

@@ -77,6 +77,9 @@ void mdl_scenario_fini(mdl_scenario *sc);
  * frees with sim_rep_result_fini). */
 int mdl_scenario_run(mdl_scenario *sc, sim_rep_result *res, sim_table *results, sim_table *notes,
                      sim_err *err);
+/* Same, with the result table laid out for people ("mean ± half"). */
+int mdl_scenario_run_text(mdl_scenario *sc, sim_rep_result *res, sim_table *results,
+                          sim_table *notes, sim_err *err);
 
 /* Apply the limits to a simulation context. */
 struct sim;

@@ -276,7 +276,7 @@ typedef struct tfs {
     /* client connections */
     long conn_open, conn_idle;
     sim_queue conn_wait;
-    long inflight;
+    long inflight, inflight_max, wave_overlaps;
     /* database state */
     double rows, tickets, goodies;
     uint64_t rollbacks;
@@ -660,6 +660,8 @@ static void client_start(tfs *T, int ep)
     r->phase = T->phase;
     r->t0 = T->s.now;
     T->inflight++;
+    if (T->inflight > T->inflight_max)
+        T->inflight_max = T->inflight;
     T->issued++;
     if (T->conn_idle > 0) {
         T->conn_idle--;
@@ -739,6 +741,8 @@ static void start_wave(tfs *T)
     if (n > T->p->total - T->issued)
         n = T->p->total - T->issued;
     T->wave_left = n;
+    if (T->inflight > 0)
+        T->wave_overlaps++;
     for (long i = 0; i < n; i++)
         client_start(T, phase_ep(T));
 }
@@ -892,6 +896,16 @@ static void collect(tfs *T, tf_out *o)
     o->rollbacks = (double)T->rollbacks;
     o->holds_rows_end = T->rows;
     o->events = (double)T->s.nevents;
+    for (long i = 0; i < T->nworkers; i++) {
+        if (T->w[i].gate.max_in_use > o->gate_max)
+            o->gate_max = T->w[i].gate.max_in_use;
+        if (T->w[i].pool.max_in_use > o->pool_max)
+            o->pool_max = T->w[i].pool.max_in_use;
+    }
+    o->gate_permits = p->gate;
+    o->pool_permits = p->pool_size + p->pool_overflow;
+    o->inflight_max = T->inflight_max;
+    o->wave_overlaps = T->wave_overlaps;
 }
 
 static void free_state(tfs *T)

@@ -67,6 +67,9 @@ typedef struct tf_out {
     double util[TF_NCOMPS], queue[TF_NCOMPS];
     double batch_mean, batch_sd, batches;
     double rollbacks, holds_rows_end, events;
+    /* invariant witnesses, for tests: most permits ever held, most requests
+     * in flight at the client, waves started before the last one ended */
+    long gate_max, pool_max, gate_permits, pool_permits, inflight_max, wave_overlaps;
 } tf_out;
 
 /* Service demands of one request of a phase at light load (no queueing),

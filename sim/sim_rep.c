@@ -185,7 +185,7 @@ int sim_rep_run(const sim_rep_plan *p, const sim_layout *l, sim_rep_fn fn, const
     return SIM_OK;
 }
 
-void sim_rep_table(const sim_layout *l, const sim_rep_result *r, sim_table *t)
+static void rep_table(const sim_layout *l, const sim_rep_result *r, sim_table *t, int text)
 {
     int cs = sim_table_col(t, "scope", NULL);
     int cn = sim_table_col(t, "name", NULL);
@@ -209,6 +209,24 @@ void sim_rep_table(const sim_layout *l, const sim_rep_result *r, sim_table *t)
                 if (!strcmp(l->m[k].metric, m->metric) && !isnan(l->m[k].theory))
                     any_theory = 1;
             char col[48];
+            if (text) {
+                const char *f = m->fmt ? m->fmt : "%.4g";
+                char a[160] = "-", b[64];
+                if (!isnan(r->mean[j])) {
+                    snprintf(a, sizeof a, f, r->mean[j]);
+                    if (r->reps >= 2 && isfinite(r->half[j]) && r->half[j] > 0) {
+                        snprintf(b, sizeof b, f, r->half[j]);
+                        size_t al = strlen(a);
+                        snprintf(a + al, sizeof a - al, " ± %s", b);
+                    }
+                }
+                sim_table_str(t, sim_table_col(t, m->metric, NULL), a);
+                if (any_theory) {
+                    snprintf(col, sizeof col, "%s (theory)", m->metric);
+                    sim_table_num(t, sim_table_col(t, col, m->fmt), m->theory);
+                }
+                continue;
+            }
             sim_table_num(t, sim_table_col(t, m->metric, m->fmt), r->mean[j]);
             if (r->reps >= 2) {
                 snprintf(col, sizeof col, "%s_ci", m->metric);
@@ -221,4 +239,14 @@ void sim_rep_table(const sim_layout *l, const sim_rep_result *r, sim_table *t)
         }
     }
     free(done);
+}
+
+void sim_rep_table(const sim_layout *l, const sim_rep_result *r, sim_table *t)
+{
+    rep_table(l, r, t, 0);
+}
+
+void sim_rep_table_text(const sim_layout *l, const sim_rep_result *r, sim_table *t)
+{
+    rep_table(l, r, t, 1);
 }

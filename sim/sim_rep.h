@@ -80,5 +80,8 @@ void sim_rep_result_fini(sim_rep_result *r);
  * metric `metric`, `metric_ci` (half-width, when reps >= 2) and
  * `metric_theory` (when any theory value exists for that metric). */
 void sim_rep_table(const sim_layout *l, const sim_rep_result *r, sim_table *t);
+/* The same for people: each metric in one column as "mean ± half" (text),
+ * the theory value, when any, in a column "metric (theory)". */
+void sim_rep_table_text(const sim_layout *l, const sim_rep_result *r, sim_table *t);
 
 #endif

@@ -1,0 +1,193 @@
+/* The TigerFans model: invariants (permits, waves, batch sizes, kind
+ * counts), inventory paths (sold out, goodies gone), mechanisms (table
+ * growth, workers), determinism, and config errors. */
+#include "tests/test_util.h"
+
+#include "models/mdl.h"
+#include "models/tf_params.h"
+#include "models/tf_sim.h"
+#include "sim/sim_rng.h"
+
+/* Read params from INI text (schema of the whole program). */
+static int params_from(const char *text, tf_params *p, sim_err *err)
+{
+    sim_cfg *c = sim_cfg_new();
+    sim_err_clear(err);
+    size_t n;
+    sim_cfg_key *s = mdl_schema(NULL, &n);
+    int rc = sim_cfg_load_string(c, text, "t.ini", err);
+    if (rc == SIM_OK)
+        rc = sim_cfg_check(c, s, n, err);
+    if (rc == SIM_OK)
+        rc = tf_params_read(p, c, s, n, err);
+    free(s);
+    sim_cfg_free(c);
+    return rc;
+}
+
+static void run_text(const char *text, uint64_t seed, tf_out *o)
+{
+    tf_params p;
+    sim_err err;
+    if (params_from(text, &p, &err))
+        fail_msg("%s", err.msg);
+    p.max_events = 0;
+    p.max_sim_time = 1e9;
+    p.max_pending = 0;
+    if (tf_sim_run(&p, seed, 0, o, &err))
+        fail_msg("%s", err.msg);
+    tf_params_fini(&p);
+}
+
+static void test_permits_and_waves(void **state)
+{
+    (void)state;
+    const char *archs[] = {"pg_pg", "pg_redis", "tb_redis"};
+    long conc[] = {1, 7, 50};
+    for (int a = 0; a < 3; a++) {
+        for (int c = 0; c < 3; c++) {
+            char text[512];
+            snprintf(text, sizeof text,
+                     "[architecture]\naccounting = %.2s\npayments = %s\n[client]\nconcurrency = %ld\n"
+                     "total = 300\n",
+                     archs[a], archs[a] + 3, conc[c]);
+            tf_out o;
+            run_text(text, 3, &o);
+            assert_true(o.gate_max <= o.gate_permits);
+            assert_true(o.pool_max <= o.pool_permits);
+            assert_true(o.inflight_max <= conc[c]);
+            assert_int_equal(o.wave_overlaps, 0);
+            /* with concurrency above the gate the gate is used to the full */
+            if (conc[c] == 50 && a < 2)
+                assert_int_equal(o.gate_max, o.gate_permits);
+            for (int ph = 0; ph < TF_NPHASES; ph++)
+                assert_close(o.phase[ph].ok, 300, 0);
+        }
+    }
+}
+
+static void test_kind_counts_and_batches(void **state)
+{
+    (void)state;
+    tf_out o;
+    run_text("[client]\nconcurrency = 1\ntotal = 200\n", 1, &o);
+    /* holds: checkout + reserve; commit_order: webhook + commit */
+    assert_close(o.kind_n[TF_K_HOLD], 400, 0);
+    assert_close(o.kind_n[TF_K_COMMIT_ORDER], 400, 0);
+    assert_close(o.kind_n[TF_K_SAVE], 200, 0);
+    assert_close(o.kind_n[TF_K_GET], 200, 0);
+    assert_close(o.kind_n[TF_K_ADD_ORDER], 200, 0);
+    /* at concurrency 1 every TigerBeetle batch holds one request's two
+     * transfers (the measured tb.batch_size at concurrency 1 is 2.0) */
+    assert_close(o.batch_mean, 2.0, 1e-12);
+    assert_close(o.batch_sd, 0.0, 1e-12);
+    /* at higher concurrency requests queue while a batch is in flight and
+     * share the next batch */
+    run_text("[client]\nconcurrency = 50\ntotal = 500\n", 1, &o);
+    assert_true(o.batch_mean > 4);
+}
+
+static void test_sold_out_paths(void **state)
+{
+    (void)state;
+    tf_out o;
+    /* 150 tickets: the first 150 holds of checkout succeed, every later
+     * hold (the rest of checkout, all of reserve) fails */
+    run_text("[client]\nconcurrency = 5\ntotal = 200\n[inventory]\ntickets = 150\n", 1, &o);
+    assert_close(o.phase[TF_CHECKOUT].ok, 150, 0);
+    assert_close(o.phase[TF_CHECKOUT].errors, 50, 0);
+    assert_close(o.phase[TF_RESERVE].errors, 200, 0);
+    /* the same on PostgreSQL accounting */
+    run_text("[architecture]\naccounting = pg\npayments = pg\n[client]\nconcurrency = 5\n"
+             "total = 200\n[inventory]\ntickets = 150\n",
+             1, &o);
+    assert_close(o.phase[TF_CHECKOUT].errors, 50, 0);
+    /* goodies gone with PostgreSQL sessions: every order INSERT rolls back */
+    run_text("[architecture]\naccounting = pg\npayments = pg\n[client]\ntotal = 100\n"
+             "[inventory]\ngoodies = 0\n",
+             1, &o);
+    assert_close(o.rollbacks, 100, 0);
+    run_text("[architecture]\naccounting = pg\npayments = pg\n[client]\ntotal = 100\n", 1, &o);
+    assert_close(o.rollbacks, 0, 0);
+}
+
+static void test_mechanisms(void **state)
+{
+    (void)state;
+    tf_out small, big;
+    /* a larger holds table makes PostgreSQL holds slower... */
+    run_text("[architecture]\naccounting = pg\npayments = pg\n[client]\nconcurrency = 20\n"
+             "total = 400\n[postgres]\nholds_rows = 1000\n",
+             2, &small);
+    run_text("[architecture]\naccounting = pg\npayments = pg\n[client]\nconcurrency = 20\n"
+             "total = 400\n[postgres]\nholds_rows = 300000\n",
+             2, &big);
+    assert_true(big.phase[TF_RESERVE].throughput < 0.8 * small.phase[TF_RESERVE].throughput);
+    assert_true(big.kind_mean[TF_K_HOLD] > 1.5 * small.kind_mean[TF_K_HOLD]);
+    /* ...and every hold adds its two rows */
+    assert_close(small.holds_rows_end, 1000 + 2 * 800, 0);
+    /* ...but TigerBeetle accounting does not touch the table */
+    run_text("[client]\nconcurrency = 20\ntotal = 400\n[postgres]\nholds_rows = 1000\n", 2, &small);
+    run_text("[client]\nconcurrency = 20\ntotal = 400\n[postgres]\nholds_rows = 300000\n", 2, &big);
+    assert_rel(big.phase[TF_RESERVE].throughput, small.phase[TF_RESERVE].throughput, 1e-12);
+    /* a second worker relieves a saturated server loop */
+    tf_out w1, w2;
+    /* a light client, so that the server loop is the bottleneck */
+    run_text("[client]\nconcurrency = 40\ntotal = 600\ncpu = 0.1ms\n[host]\ncores = 8\n", 4, &w1);
+    run_text("[client]\nconcurrency = 40\ntotal = 600\ncpu = 0.1ms\n[host]\ncores = 8\n[server]\nworkers = 2\n",
+             4, &w2);
+    assert_true(w1.util[TF_C_SERVER] > 0.8);
+    assert_true(w2.phase[TF_RESERVE].throughput > 1.2 * w1.phase[TF_RESERVE].throughput);
+}
+
+static void test_determinism(void **state)
+{
+    (void)state;
+    tf_out a, b, c;
+    const char *t = "[architecture]\naccounting = pg\npayments = redis\n[client]\nconcurrency = 30\n"
+                    "total = 300\n";
+    run_text(t, 11, &a);
+    run_text(t, 11, &b);
+    run_text(t, 12, &c);
+    assert_memory_equal(&a, &b, sizeof a);
+    assert_true(a.phase[TF_CHECKOUT].throughput != c.phase[TF_CHECKOUT].throughput);
+}
+
+static void expect_input_error(const char *text, const char *needle)
+{
+    tf_params p;
+    sim_err err;
+    int rc = params_from(text, &p, &err);
+    if (rc == SIM_OK)
+        tf_params_fini(&p);
+    assert_int_equal(rc, SIM_EINPUT);
+    if (!strstr(err.msg, needle))
+        fail_msg("message '%s' lacks '%s'", err.msg, needle);
+}
+
+static void test_bad_configs(void **state)
+{
+    (void)state;
+    expect_input_error("[postgres]\ngate = 30\n", "t.ini:2: postgres.gate");
+    expect_input_error("[tigerbeetle]\nbatch_max = 0\n", "t.ini:2: tigerbeetle.batch_max");
+    expect_input_error("[tigerbeetle]\nbatch_max = 1\n", "below 2");
+    expect_input_error("[architecture]\naccounting = mongo\n", "not one of pg|tb");
+    expect_input_error("[client]\nphases = checkout,refund\n", "unknown phase or endpoint 'refund'");
+    expect_input_error("[client]\nconcurency = 10\n", "did you mean concurrency");
+    expect_input_error("[client]\nconcurrency = 0\n", "out of range");
+    expect_input_error("[client]\ncpu = -1ms\n", "out of range");
+    expect_input_error("[client]\ncpu = 1 parsec\n", "unknown time unit");
+    expect_input_error("[server]\ncpu_shape = exp(mean=2)\n", "mean 1");
+    expect_input_error("[redis]\nservice = gamma(shape=-1, mean=1ms)\n", "redis.service");
+}
+
+int main(void)
+{
+    sim_rng_setup();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_permits_and_waves), cmocka_unit_test(test_kind_counts_and_batches),
+        cmocka_unit_test(test_sold_out_paths),    cmocka_unit_test(test_mechanisms),
+        cmocka_unit_test(test_determinism),       cmocka_unit_test(test_bad_configs),
+    };
+    return cmocka_run_group_tests_name("tf_sim", tests, NULL, NULL);
+}
