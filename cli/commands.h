@@ -7,6 +7,8 @@
 
 #define CLI_COMMAND_LIST \
     X(run, "simulate one scenario (config file) and print its results") \
+    X(report, "write an HTML page with charts of a results database (--db)") \
+    X(export, "print stored runs, sweeps or measurements as text, CSV or JSON") \
     /* end */
 
 #define X(name, summary) \
