@@ -160,7 +160,7 @@ static int point_cmp(const void *a, const void *b)
  * order they first appear). */
 typedef struct xaxis {
     int col;
-    const char *label;
+    char *label;  /* owned */
     char **cats;
     size_t ncats;
 } xaxis;
@@ -169,7 +169,7 @@ static void xaxis_init(xaxis *ax, const sim_table *t, int col, const char *label
 {
     memset(ax, 0, sizeof *ax);
     ax->col = col;
-    ax->label = label;
+    ax->label = dupstr(label);
     if (col < 0)
         return;
     int strings = 0;
@@ -194,6 +194,7 @@ static void xaxis_init(xaxis *ax, const sim_table *t, int col, const char *label
 
 static void xaxis_fini(xaxis *ax)
 {
+    free(ax->label);
     for (size_t i = 0; i < ax->ncats; i++)
         free(ax->cats[i]);
     free(ax->cats);
@@ -341,7 +342,7 @@ static chart *chart_begin(plan *pl, int width, int height)
     FILE *g = pl->gp;
     fprintf(g, "\n# chart %zu\nreset\n", pl->n);
     fprintf(g,
-            "set terminal svg size %d,%d dynamic noenhanced font 'sans-serif,12' "
+            "set terminal svg size %d,%d dynamic noenhanced font 'sans-serif,13' "
             "background '#ffffff'\n",
             width, height);
     fprintf(g, "set output '%s/c%zu.svg'\n", pl->dir, pl->n);
@@ -379,6 +380,8 @@ static void set_xaxis(plan *pl, const xaxis *ax)
             fprintf(g, " %zu", i);
         }
         fputs(")\nset offsets 0, 0, graph 0.06, 0\n", g);
+    } else {
+        fputs("set autoscale xfix\n", g); /* no stretch to the next tic */
     }
 }
 
@@ -417,27 +420,31 @@ static void chart_throughput(plan *pl, const sim_table *t, const xaxis *ax)
         groups_free(&gs);
         return;
     }
-    chart *c = chart_begin(pl, 680, 400);
+    chart *c = chart_begin(pl, 600, 380);
     snprintf(c->title, sizeof c->title, "Throughput vs %s", ax->label);
     int series = 0;
     for (int k = 2; k < 6; k++)
         series += has_value(&gs, k);
     snprintf(c->note, sizeof c->note, "%s%s",
              has_value(&gs, 1) ? "Lines: simulated mean; band: confidence interval. " : "",
-             series ? "Dashed: measured, live, Amdahl and USL where stored." : "");
+             series ? "Colour: phase; line style: simulated, measured, live, Amdahl, USL." : "");
     set_xaxis(pl, ax);
     fputs("set ylabel 'requests/s'\nset yrange [0:*]\n", pl->gp);
     int *ids = malloc(gs.n * sizeof *ids);
     assert(ids);
     for (size_t i = 0; i < gs.n; i++)
         ids[i] = datablock(pl, &gs.g[i]);
+    /* Colour names the phase, line style the series: the key lists the
+     * phases, then one grey sample per series kind. */
     fputs("plot ", pl->gp);
     const char *sep = "";
     for (size_t i = 0; i < gs.n; i++) {
         const char *col = colour(gs.g[i].name, i);
-        if (has_value(&gs, 1))
+        if (has_value(&gs, 1)) {
             fprintf(pl->gp, "%s$d%d using 1:($2-$3):($2+$3) with filledcurves lc rgb '%s' notitle",
-                    sep, ids[i], col), sep = ", \\\n  ";
+                    sep, ids[i], col);
+            sep = ", \\\n  ";
+        }
         fprintf(pl->gp, "%s$d%d using 1:2 with linespoints lw 2 pt 7 ps 0.7 lc rgb '%s' title ",
                 sep, ids[i], col);
         gq(pl->gp, gs.g[i].name);
@@ -446,14 +453,17 @@ static void chart_throughput(plan *pl, const sim_table *t, const xaxis *ax)
             int present = 0;
             for (size_t j = 0; j < gs.g[i].n; j++)
                 present |= !isnan(gs.g[i].p[j].v[k]);
-            if (!present)
-                continue;
-            char name[200];
-            snprintf(name, sizeof name, "%s %s", gs.g[i].name, label[k]);
-            fprintf(pl->gp, "%s$d%d using 1:%d with %s lc rgb '%s' title ", sep, ids[i], k + 2,
-                    style[k], col);
-            gq(pl->gp, name);
+            if (present)
+                fprintf(pl->gp, "%s$d%d using 1:%d with %s lc rgb '%s' notitle", sep, ids[i],
+                        k + 2, style[k], col);
         }
+    }
+    if (series) {
+        fprintf(pl->gp, "%sNaN with lines lw 2 lc rgb '#5f6368' title 'simulated'", sep);
+        for (int k = 2; k < 6; k++)
+            if (has_value(&gs, k))
+                fprintf(pl->gp, "%sNaN with %s lc rgb '#5f6368' title '%s'", sep, style[k],
+                        label[k]);
     }
     fputc('\n', pl->gp);
     chart_end(pl);
@@ -473,7 +483,7 @@ static void chart_latency(plan *pl, const sim_table *t, const xaxis *ax)
         return;
     }
     int ncol = gs.n > 1 ? 2 : 1, nrow = (int)(gs.n + 1) / 2;
-    chart *c = chart_begin(pl, ncol == 2 ? 1000 : 680, 40 + 300 * nrow);
+    chart *c = chart_begin(pl, ncol == 2 ? 1000 : 600, 40 + 300 * nrow);
     c->wide = ncol == 2;
     snprintf(c->title, sizeof c->title, "Latency percentiles vs %s", ax->label);
     snprintf(c->note, sizeof c->note,
@@ -526,7 +536,7 @@ static void chart_lines(plan *pl, const sim_table *t, const xaxis *ax, const lin
         groups_free(&gs);
         return;
     }
-    chart *c = chart_begin(pl, 680, 400);
+    chart *c = chart_begin(pl, 600, 380);
     snprintf(c->title, sizeof c->title, "%s", title);
     snprintf(c->note, sizeof c->note, "%s", ls->note);
     set_xaxis(pl, ax);
@@ -606,11 +616,12 @@ static void charts_for(plan *pl, const sim_table *t, const xaxis *ax)
 {
     if (ax->col >= 0) {
         chart_throughput(pl, t, ax);
-        chart_latency(pl, t, ax);
         chart_utilisation(pl, t, ax);
         chart_batch(pl, t, ax);
     }
     chart_error(pl, t);
+    if (ax->col >= 0)
+        chart_latency(pl, t, ax); /* wide: last */
 }
 
 /* ---- running gnuplot ---- */
@@ -742,6 +753,7 @@ static void write_svg(FILE *out, const char *svg, size_t n, const char *title)
     html(out, title);
     fputc('"', out);
     p += 4;
+    size_t seen = 0; /* ids written so far: ids.v[0..seen) in document order */
     while (*p) {
         if (!strncmp(p, "xmlns", 5) && (p[5] == '=' || p[5] == ':')) {
             const char *q = strchr(p, '"');  /* skip the attribute */
@@ -769,8 +781,16 @@ static void write_svg(FILE *out, const char *svg, size_t n, const char *title)
             }
         }
         if (!strncmp(p, "id=", 3) && (p[3] == '\'' || p[3] == '"')) {
-            fprintf(out, "id=%cc%zu-", p[3], n);
-            p += 4;
+            /* gnuplot repeats some ids across multiplot panels: number the
+             * repeats (references go to the first, as before). */
+            size_t k = id_len(p + 4), dup = 0;
+            for (size_t i = 0; i < seen; i++)
+                dup += strlen(ids.v[i]) == k && !memcmp(ids.v[i], p + 4, k);
+            seen++;
+            fprintf(out, "id=%cc%zu-%.*s", p[3], n, (int)k, p + 4);
+            if (dup)
+                fprintf(out, "-%zu", dup + 1);
+            p += 4 + k;
             continue;
         }
         if (*p == '#' && (p[-1] == '\'' || p[-1] == '"' || p[-1] == '(') &&
@@ -1080,6 +1100,17 @@ static void copy_cell(const sim_table *t, int r, const char *name, char *buf, si
     snprintf(buf, len, "%s", s ? s : "");
 }
 
+/* "2026-01-02T03:04:05.678Z" -> "2026-01-02 03:04:05" */
+static void copy_time(const sim_table *t, int r, char *buf, size_t len)
+{
+    copy_cell(t, r, "created", buf, len);
+    char *p = strchr(buf, 'T');
+    if (p)
+        *p = ' ';
+    if ((p = strchr(buf, '.')) != NULL)
+        *p = '\0';
+}
+
 /* Does column c take at least two distinct numbers? */
 static int varies(const sim_table *t, int c)
 {
@@ -1111,7 +1142,7 @@ static int gather(report *rp, sim_err *err)
          r >= 0 && k < REP_REPORT_MAX_ITEMS && rc == SIM_OK; r--, k++) {
         section *sec = add_section(rp, SEC_SWEEP, (int64_t)cell_num(sw, r, "id"));
         copy_cell(sw, r, "vary_key", sec->label, sizeof sec->label);
-        copy_cell(sw, r, "created", sec->created, sizeof sec->created);
+        copy_time(sw, r, sec->created, sizeof sec->created);
         sec->points = (long)cell_num(sw, r, "points");
         sec->stored = (long)cell_num(sw, r, "stored");
         sec->info = rep_store_manifest(rp->s, REP_SWEEP, sec->id, err);
@@ -1134,7 +1165,7 @@ static int gather(report *rp, sim_err *err)
         if (k++ >= REP_REPORT_MAX_ITEMS)
             continue;
         section *sec = add_section(rp, SEC_RUN, (int64_t)cell_num(runs, r, "id"));
-        copy_cell(runs, r, "created", sec->created, sizeof sec->created);
+        copy_time(runs, r, sec->created, sizeof sec->created);
         sec->info = rep_store_manifest(rp->s, REP_RUN, sec->id, err);
         sec->data = sec->info ? rep_store_load_table(rp->s, sec->id, err) : NULL;
         if (!sec->data) {
@@ -1153,7 +1184,7 @@ static int gather(report *rp, sim_err *err)
          r >= 0 && j < REP_REPORT_MAX_ITEMS && rc == SIM_OK; r--, j++) {
         section *sec = add_section(rp, SEC_MEAS, (int64_t)cell_num(ms, r, "id"));
         copy_cell(ms, r, "source", sec->label, sizeof sec->label);
-        copy_cell(ms, r, "created", sec->created, sizeof sec->created);
+        copy_time(ms, r, sec->created, sizeof sec->created);
         sec->data = rep_store_load_measurements(rp->s, sec->id, err);
         if (!sec->data)
             rc = err ? err->code : SIM_EFAIL;
