@@ -441,7 +441,7 @@ static void slow_sweeper(const char *p, int fd)
     for (int r = 0; r < 3000; r++) {
         sim_table_row(t);
         for (int c = 0; c < 8; c++) {
-            char name[8];
+            char name[16];
             snprintf(name, sizeof name, "c%d", c);
             sim_table_set_num(t, name, r * 8 + c);
         }
