@@ -284,16 +284,6 @@ static int has_value(const groups *gs, int k)
     return 0;
 }
 
-static double max_value(const groups *gs, int k)
-{
-    double m = -INFINITY;
-    for (size_t i = 0; i < gs->n; i++)
-        for (size_t j = 0; j < gs->g[i].n; j++)
-            if (gs->g[i].p[j].v[k] > m)
-                m = gs->g[i].p[j].v[k];
-    return m;
-}
-
 /* ---- colours ---- */
 
 static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
@@ -561,17 +551,21 @@ static void chart_lines(plan *pl, const sim_table *t, const xaxis *ax, const lin
     groups_free(&gs);
 }
 
+/* Utilisation is drawn in per cent: 100 if the stored values are fractions
+ * (none above 1), else 1 (they are per cent already). */
+static double pct_scale(const sim_table *t)
+{
+    int c = sim_table_find_col(t, "utilisation");
+    for (int r = 0; c >= 0 && r < sim_table_nrows(t); r++)
+        if (row_group(t, r, "component") && cell_num_at(t, r, c) > 1.0001)
+            return 1;
+    return 100;
+}
+
 static void chart_utilisation(plan *pl, const sim_table *t, const xaxis *ax)
 {
-    groups probe = {0};
-    const char *col[] = {"utilisation"};
-    const double one[] = {1};
-    collect(&probe, t, ax, "component", col, one, 1);
-    /* Fractions are drawn in per cent; values above 1 are taken as per cent. */
-    double scale = has_value(&probe, 0) && max_value(&probe, 0) <= 1.0001 ? 100 : 1;
-    groups_free(&probe);
     line_spec ls = {
-        .scope = "component", .col = "utilisation", .scale = scale,
+        .scope = "component", .col = "utilisation", .scale = pct_scale(t),
         .ylabel = "utilisation (%)", .yrange = "[0:100<*]",
         .extra = "set arrow 1 from graph 0, first 100 to graph 1, first 100 nohead "
                  "lc rgb '#d93025' dt 2 lw 1\n",
@@ -610,6 +604,52 @@ static void chart_error(plan *pl, const sim_table *t)
     xaxis_fini(&ax);
 }
 
+/* Bars, one per row of `scope` (a single run: no x axis), with error bars
+ * from errcol when present. */
+static void chart_bars(plan *pl, const sim_table *t, const char *scope, const char *col,
+                       const char *errcol, double scale, const char *title, const char *ylabel,
+                       const char *note)
+{
+    int vc = sim_table_find_col(t, col), ec = errcol ? sim_table_find_col(t, errcol) : -1;
+    int n = 0;
+    for (int r = 0; vc >= 0 && r < sim_table_nrows(t); r++)
+        n += row_group(t, r, scope) && !isnan(cell_num_at(t, r, vc));
+    if (n == 0)
+        return;
+    chart *c = chart_begin(pl, 600, 340);
+    snprintf(c->title, sizeof c->title, "%s", title);
+    snprintf(c->note, sizeof c->note, "%s", note);
+    int id = pl->nblocks++;
+    fprintf(pl->gp, "$d%d << EOD\n", id);
+    int i = 0;
+    for (int r = 0; r < sim_table_nrows(t); r++) {
+        const char *name = row_group(t, r, scope);
+        double v = cell_num_at(t, r, vc), e = cell_num_at(t, r, ec);
+        if (!name || isnan(v))
+            continue;
+        fprintf(pl->gp, "%d \"", i);
+        for (const char *q = name; *q; q++)
+            fputc(*q == '"' || *q == '\n' ? '\'' : *q, pl->gp);
+        unsigned rgb = (unsigned)strtoul(colour(name, (size_t)i) + 1, NULL, 16);
+        fprintf(pl->gp, "\" %.10g %.10g %u\n", v * scale, isnan(e) ? 0 : e * scale, rgb);
+        i++;
+    }
+    fputs("EOD\n", pl->gp);
+    fputs("set ylabel ", pl->gp);
+    gq(pl->gp, ylabel);
+    fprintf(pl->gp,
+            "\nset yrange [0:*]\nset xrange [-0.6:%d.6]\nset boxwidth 0.6\n"
+            "set style fill solid 0.85 noborder\nset grid noxtics\nset xtics scale 0\n"
+            "set key off\nset offsets 0, 0, graph 0.08, 0\n"
+            "plot $d%d using 1:3:5:xtic(2) with boxes lc rgb variable",
+            n - 1, id);
+    if (ec >= 0)
+        fprintf(pl->gp,
+                ", \\\n  $d%d using 1:3:4 with yerrorbars lc rgb '#3c4043' pt 7 ps 0 lw 1.2", id);
+    fputc('\n', pl->gp);
+    chart_end(pl);
+}
+
 /* All charts that the table's data supports, on x axis ax (ax->col < 0:
  * only the charts that bring their own axis). */
 static void charts_for(plan *pl, const sim_table *t, const xaxis *ax)
@@ -620,8 +660,14 @@ static void charts_for(plan *pl, const sim_table *t, const xaxis *ax)
         chart_batch(pl, t, ax);
     }
     chart_error(pl, t);
-    if (ax->col >= 0)
+    if (ax->col >= 0) {
         chart_latency(pl, t, ax); /* wide: last */
+        return;
+    }
+    chart_bars(pl, t, "phase", "throughput", "throughput_ci", 1, "Throughput by phase",
+               "requests/s", "Simulated mean; bars show the confidence interval.");
+    chart_bars(pl, t, "component", "utilisation", NULL, pct_scale(t), "Utilisation by component",
+               "utilisation (%)", "Share of time each component is busy.");
 }
 
 /* ---- running gnuplot ---- */
@@ -922,7 +968,8 @@ static void write_table(FILE *out, const sim_table *t, const char *more_hint)
     }
     fputs("</tbody></table></div>\n", out);
     if (shown < nr)
-        fprintf(out, "<p class=\"more\">%d more rows not shown; see all with <code>%s</code>.</p>\n",
+        fprintf(out,
+                "<p class=\"more\">%d more rows not shown; see all with <code>%s</code>.</p>\n",
                 nr - shown, more_hint);
 }
 
@@ -1240,15 +1287,16 @@ static void write_page(FILE *out, const report *rp, const rep_report_opts *o)
     }
     for (size_t i = 0; i < rp->nsec; i++)
         write_section(out, &rp->pl, &rp->sec[i], &rp->ax[i]);
-    long hidden_sweeps = rp->nsweeps > REP_REPORT_MAX_ITEMS ? rp->nsweeps - REP_REPORT_MAX_ITEMS : 0;
+    long hidden_sweeps =
+        rp->nsweeps > REP_REPORT_MAX_ITEMS ? rp->nsweeps - REP_REPORT_MAX_ITEMS : 0;
     long hidden_runs =
         rp->nstandalone > REP_REPORT_MAX_ITEMS ? rp->nstandalone - REP_REPORT_MAX_ITEMS : 0;
     long hidden_meas = rp->nmeas > REP_REPORT_MAX_ITEMS ? rp->nmeas - REP_REPORT_MAX_ITEMS : 0;
     if (hidden_sweeps || hidden_runs || hidden_meas)
         fprintf(out,
                 "<p class=\"more\">Older items not shown: %ld sweeps, %ld runs, %ld measurement "
-                "sets (list them with <code>tfsim export DB --list runs|sweeps|measurements</code>)."
-                "</p>\n",
+                "sets (list them with <code>tfsim export DB --list "
+                "runs|sweeps|measurements</code>).</p>\n",
                 hidden_sweeps, hidden_runs, hidden_meas);
     fputs("</div></main>\n<footer>Generated by tfsim report &middot; charts drawn by gnuplot"
           "</footer>\n</body>\n</html>\n",

@@ -15,7 +15,9 @@
  *   - tables with `phase`, `concurrency` and `error_pct`: prediction error.
  * The x axis is the sweep's varied key (a category axis when its values are
  * not numbers), or for a standalone run its `concurrency` column when that
- * takes at least two values.  A chart appears only when its data exists.
+ * takes at least two values; a run without such an axis gets bar charts of
+ * throughput by phase and utilisation by component.  A chart appears only
+ * when its data exists.
  *
  * Invariants: the page loads nothing from outside (inline CSS, inline SVG,
  * no scripts, no URLs); every text from the store is HTML-escaped; the

@@ -142,7 +142,8 @@ int rep_store_save_point(rep_store *s, int64_t sweep_id, int point, const rep_ma
 /* All stored points of a sweep as one new table (owned by the caller): one
  * row per result row of each point, in point order, with leading columns
  * `point`, the varied key (a number when the value parses as one, else the
- * text) and `run`, then the union of the points' result columns. */
+ * text) and `run`, then the union of the points' result columns (a result
+ * column of one of those three names would share their column). */
 sim_table *rep_store_sweep_table(rep_store *s, int64_t sweep_id, sim_err *err);
 
 /* Store an imported table of measurements (e.g. benchmark rows) under a

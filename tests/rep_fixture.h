@@ -11,7 +11,8 @@
  *   sweep 2: architecture = pg_pg, pg_redis, tb_redis (a category axis),
  *            phase throughput and percentiles: 2 charts;
  *   run 12:  a prediction table (phase, concurrency, error_pct): 1 chart;
- *   run 13:  one simulation at one concurrency: no chart, a table;
+ *   run 13:  one simulation at one concurrency: 2 bar charts (throughput by
+ *            phase, utilisation by component);
  *   measurement set 1: benchmark rows.
  */
 #ifndef REP_FIXTURE_H
@@ -21,7 +22,7 @@
 
 #include "reports/rep_store.h"
 
-#define REP_FIXTURE_CHARTS 7
+#define REP_FIXTURE_CHARTS 9
 
 static const char *const fixture_phases[] = {"checkout", "webhook", "reserve", "commit"};
 

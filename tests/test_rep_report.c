@@ -84,7 +84,8 @@ static void test_report_charts(void **state)
                             "Utilisation by component vs client.concurrency",
                             "TigerBeetle batch size vs client.concurrency",
                             "Throughput vs architecture", "Latency percentiles vs architecture",
-                            "Prediction error vs concurrency"};
+                            "Prediction error vs concurrency", "Throughput by phase",
+                            "Utilisation by component<"};
     for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++)
         if (count(page, titles[i]) < 2) /* caption and the SVG's title */
             fail_msg("chart '%s' missing", titles[i]);

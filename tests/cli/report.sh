@@ -39,7 +39,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
     expect 0 "report from a store" -- "$TFSIM" report "$tmp/fix.db" -o "$tmp/report.html"
     expect_err "wrote $tmp/report.html" "report says where it wrote"
     n=$(grep -o '<svg' "$tmp/report.html" | wc -l)
-    if [ "$n" -eq 7 ]; then ok; else bad "report has $n SVG charts, expected 7"; fi
+    if [ "$n" -eq 9 ]; then ok; else bad "report has $n SVG charts, expected 9"; fi
     if grep -q -e 'https\?://' -e '<script' "$tmp/report.html"; then bad "report loads from outside"; else ok; fi
     expect 0 "report to stdout" -- "$TFSIM" report "$tmp/fix.db" -o - --title "Capacity plan"
     expect_out "<title>Capacity plan</title>" "report --title"
