@@ -6,10 +6,12 @@
 #define CLI_COMMANDS_H
 
 #define CLI_COMMAND_LIST \
-    X(diff, "compare two scenarios with common random numbers (paired CIs)") \
-    X(plan, "find the cheapest setting that meets a throughput / p99 target") \
     X(run, "simulate one scenario (config file) and print its results") \
     X(sweep, "run a scenario over a list of values of one key, in parallel") \
+    X(diff, "compare two scenarios with common random numbers (paired CIs)") \
+    X(plan, "find the cheapest setting that meets a throughput / p99 target") \
+    X(report, "write an HTML page with charts of a results database (--db)") \
+    X(export, "print stored runs, sweeps or measurements as text, CSV or JSON") \
     /* end */
 
 #define X(name, summary) \

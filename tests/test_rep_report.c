@@ -1,0 +1,261 @@
+/* Tests for reports/rep_report: the page from a filled store has one SVG
+ * per expected chart, is self-contained and well-formed enough, escapes
+ * stored text, is deterministic; gnuplot missing or failing is an error. */
+#include "tests/test_util.h"
+
+#include <dirent.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include "reports/rep_report.h"
+#include "tests/rep_fixture.h"
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* Write the report of store s to a new string (caller frees); returns the
+ * status of rep_report_write. */
+static int report_text(rep_store *s, const rep_report_opts *o, char **text, sim_err *err)
+{
+    size_t len;
+    FILE *f = open_memstream(text, &len);
+    assert_non_null(f);
+    int rc = rep_report_write(s, o, f, err);
+    fclose(f);
+    return rc;
+}
+
+static rep_store *filled_store(const char *dir)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/fixture.db", dir);
+    sim_err err;
+    sim_err_clear(&err);
+    rep_store *s = rep_store_open(p, REP_STORE_WRITE, &err);
+    assert_non_null(s);
+    if (rep_fixture_fill(s, &err))
+        fail_msg("fill: %s", err.msg);
+    return s;
+}
+
+static int dir_is_empty(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d)) != NULL)
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    closedir(d);
+    return n == 0;
+}
+
+static void test_report_charts(void **state)
+{
+    (void)state;
+    const char *dir = test_tmpdir();
+    char dirbuf[64];
+    snprintf(dirbuf, sizeof dirbuf, "%s", dir);
+    rep_store *s = filled_store(dirbuf);
+    char tmp[128];
+    snprintf(tmp, sizeof tmp, "%s/tmp", dirbuf);
+    assert_int_equal(mkdir(tmp, 0700), 0);
+    setenv("TMPDIR", tmp, 1);
+    sim_err err;
+    sim_err_clear(&err);
+    char *page = NULL;
+    rep_report_opts o = {.title = "Capacity <plan>", .source = "fixture.db"};
+    if (report_text(s, &o, &page, &err))
+        fail_msg("report: %s", err.msg);
+    unsetenv("TMPDIR");
+    assert_true(dir_is_empty(tmp)); /* gnuplot's files are gone */
+
+    /* One SVG per chart, each with drawing in it. */
+    assert_int_equal(count(page, "<svg"), REP_FIXTURE_CHARTS);
+    assert_int_equal(count(page, "</svg>"), REP_FIXTURE_CHARTS);
+    assert_true(count(page, "<path") > 10 * REP_FIXTURE_CHARTS);
+    const char *titles[] = {"Throughput vs client.concurrency",
+                            "Latency percentiles vs client.concurrency",
+                            "Utilisation by component vs client.concurrency",
+                            "TigerBeetle batch size vs client.concurrency",
+                            "Throughput vs architecture", "Latency percentiles vs architecture",
+                            "Prediction error vs concurrency", "Throughput by phase",
+                            "Utilisation by component<"};
+    for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++)
+        if (count(page, titles[i]) < 2) /* caption and the SVG's title */
+            fail_msg("chart '%s' missing", titles[i]);
+    /* Category axis labels of sweep 2. */
+    assert_true(count(page, ">pg_redis<") >= 1 || count(page, "pg_redis</tspan>") >= 1);
+
+    /* A whole HTML document, tags balanced. */
+    assert_int_equal(strncmp(page, "<!DOCTYPE html>\n<html lang=\"en\">", 31), 0);
+    size_t n = strlen(page);
+    assert_string_equal(page + n - 8, "</html>\n");
+    const char *pairs[][2] = {{"<section", "</section>"}, {"<table", "</table>"},
+                              {"<figure", "</figure>"},   {"<details", "</details>"},
+                              {"<tr>", "</tr>"},          {"<g", "</g>"}};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        assert_int_equal(count(page, pairs[i][0]), count(page, pairs[i][1]));
+
+    /* Self-contained: nothing fetched, nothing run. */
+    const char *banned[] = {"http://", "https://", "<script", " src=", "<link", "@import",
+                            "<img", "<iframe"};
+    for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
+        if (strstr(page, banned[i]))
+            fail_msg("page contains '%s'", banned[i]);
+
+    /* Stored text is escaped; passwords never reach the page. */
+    assert_non_null(strstr(page, "Capacity &lt;plan&gt;"));
+    assert_non_null(strstr(page, "tb_redis.ini &lt;b&gt;&amp;&lt;/b&gt;"));
+    assert_null(strstr(page, "<b>&</b>"));
+    assert_null(strstr(page, "hunter2"));
+    assert_non_null(strstr(page, "password = ***"));
+
+    /* Every id is unique (several gnuplot SVGs share one page). */
+    size_t nid = 0;
+    char **ids = NULL;
+    for (const char *p = page; (p = strstr(p, " id=")) != NULL; p += 4) {
+        char q = p[4];
+        const char *e = strchr(p + 5, q);
+        assert_non_null(e);
+        size_t k = (size_t)(e - (p + 5));
+        for (size_t i = 0; i < nid; i++)
+            if (strlen(ids[i]) == k && !memcmp(ids[i], p + 5, k))
+                fail_msg("duplicate id %.*s", (int)k, p + 5);
+        ids = realloc(ids, (nid + 1) * sizeof *ids);
+        ids[nid] = strndup(p + 5, k);
+        nid++;
+    }
+    assert_true(nid > REP_FIXTURE_CHARTS);
+    for (size_t i = 0; i < nid; i++)
+        free(ids[i]);
+    free(ids);
+
+    /* The same store gives the same bytes. */
+    char *again = NULL;
+    assert_int_equal(report_text(s, &o, &again, &err), SIM_OK);
+    assert_string_equal(page, again);
+    free(again);
+    free(page);
+    rep_store_close(s);
+}
+
+static void test_gnuplot_missing_or_failing(void **state)
+{
+    (void)state;
+    const char *dir = test_tmpdir();
+    char dirbuf[64];
+    snprintf(dirbuf, sizeof dirbuf, "%s", dir);
+    rep_store *s = filled_store(dirbuf);
+    sim_err err;
+    sim_err_clear(&err);
+    char *page = NULL;
+    rep_report_opts o = {.gnuplot = "tfsim-no-such-gnuplot"};
+    assert_int_equal(report_text(s, &o, &page, &err), SIM_EFAIL);
+    assert_non_null(strstr(err.msg, "not found"));
+    assert_non_null(strstr(err.msg, "gnuplot"));
+    assert_int_equal(strlen(page), 0); /* no partial page */
+    free(page);
+    sim_err_clear(&err);
+    o.gnuplot = "false";
+    assert_int_equal(report_text(s, &o, &page, &err), SIM_EFAIL);
+    assert_non_null(strstr(err.msg, "gnuplot failed (exit 1)"));
+    free(page);
+    rep_store_close(s);
+}
+
+static void test_empty_store(void **state)
+{
+    (void)state;
+    const char *dir = test_tmpdir();
+    char p[256];
+    snprintf(p, sizeof p, "%s/empty.db", dir);
+    sim_err err;
+    sim_err_clear(&err);
+    rep_store *s = rep_store_open(p, REP_STORE_WRITE, &err);
+    assert_non_null(s);
+    char *page = NULL;
+    rep_report_opts o = {.gnuplot = "tfsim-no-such-gnuplot"}; /* no chart: not needed */
+    assert_int_equal(report_text(s, &o, &page, &err), SIM_OK);
+    assert_non_null(strstr(page, "No results yet"));
+    assert_int_equal(count(page, "<svg"), 0);
+    free(page);
+    rep_store_close(s);
+}
+
+/* Schema of an open SQLite file, one line per object, sorted. */
+static char *schema_of(sqlite3 *db)
+{
+    char *out = NULL;
+    size_t len;
+    FILE *f = open_memstream(&out, &len);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db,
+                                        "SELECT type, name, sql FROM sqlite_schema WHERE name "
+                                        "NOT LIKE 'sqlite_%' ORDER BY name",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        fprintf(f, "%s %s %s\n", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
+                sqlite3_column_text(st, 2));
+    sqlite3_finalize(st);
+    fclose(f);
+    return out;
+}
+
+/* tests/cli/report_fixture.sql (used by the command-line tests) must be a
+ * store of the current schema and give the expected charts. */
+static void test_fixture_sql_is_current(void **state)
+{
+    (void)state;
+    FILE *f = fopen("tests/cli/report_fixture.sql", "rb");
+    if (!f)
+        fail_msg("tests/cli/report_fixture.sql: run the tests from the source tree");
+    static char sql[1 << 20];
+    size_t n = fread(sql, 1, sizeof sql - 1, f);
+    fclose(f);
+    sql[n] = '\0';
+    const char *dir = test_tmpdir();
+    char fix[256], fresh[256];
+    snprintf(fix, sizeof fix, "%s/fix.db", dir);
+    snprintf(fresh, sizeof fresh, "%s/fresh.db", dir);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(fix, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    char *a = schema_of(db);
+    sqlite3_close(db);
+    sim_err err;
+    sim_err_clear(&err);
+    rep_store *s = rep_store_open(fresh, REP_STORE_WRITE, &err);
+    assert_non_null(s);
+    rep_store_close(s);
+    assert_int_equal(sqlite3_open(fresh, &db), SQLITE_OK);
+    char *b = schema_of(db);
+    sqlite3_close(db);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    s = rep_store_open(fix, REP_STORE_READ, &err);
+    assert_non_null(s);
+    char *page = NULL;
+    assert_int_equal(report_text(s, NULL, &page, &err), SIM_OK);
+    assert_int_equal(count(page, "<svg"), REP_FIXTURE_CHARTS);
+    free(page);
+    rep_store_close(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_report_charts),
+        cmocka_unit_test(test_gnuplot_missing_or_failing),
+        cmocka_unit_test(test_empty_store),
+        cmocka_unit_test(test_fixture_sql_is_current),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
