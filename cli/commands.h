@@ -7,6 +7,7 @@
 
 #define CLI_COMMAND_LIST \
     X(run, "simulate one scenario (config file) and print its results") \
+    X(amdahl, "Amdahl analysis (seed or TigerBench data), law checks, USL fits") \
     /* end */
 
 #define X(name, summary) \
