@@ -344,7 +344,9 @@ static size_t side_laws(const val_amdahl_in *in, int target, val_laws_findings *
 
 size_t val_amdahl_laws(const val_amdahl_in *in, val_laws_findings *f)
 {
-    size_t k = side_laws(in, 0, f) + side_laws(in, 1, f);
+    size_t k = side_laws(in, 0, f);
+    if (strcmp(in->base_name, in->target_name)) /* the same architecture twice: once */
+        k += side_laws(in, 1, f);
     if (in->serial_listed > 0 && in->target_x > 0) {
         char subj[96];
         snprintf(subj, sizeof subj, "%s checkout (listed serial work)", in->target_name);

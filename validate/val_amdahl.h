@@ -141,7 +141,7 @@ int val_amdahl_from_tigerbench(const val_tigerbench *tb, const char *base, const
  * Little's law with R = serial + components and the asymptotic bounds
  * (stations: the event loop with the serial demand on `workers` servers,
  * the components as delay stations).  Checks whose figures are unknown are
- * skipped.  Returns the number of findings added. */
+ * skipped, and so is the target side when it has the baseline's name.  Returns the number of findings added. */
 size_t val_amdahl_laws(const val_amdahl_in *in, val_laws_findings *f);
 
 /* Append the inputs and figures of k analyses side by side to t: rows of

@@ -69,7 +69,7 @@ struct val_tigerbench {
     size_t rows;
     val_tigerbench_arch *arch;
     arch_extra *extra;
-    size_t narch;
+    size_t narch, cap_arch;
     /* interned phase/kind names, hashed */
     char (*names)[VAL_TIGERBENCH_NAME_MAX];
     size_t nnames, cap_names;
@@ -364,10 +364,10 @@ static int arch_index(reader *r, const char *acc, const char *pay)
         rfail(r, r->rec_line, "accounting", "more than %d architectures", MAX_ARCH);
         return -1;
     }
-    if ((tb->narch & (tb->narch - 1)) == 0) { /* grow at powers of two */
-        size_t cap = tb->narch ? 2 * tb->narch : 4;
-        tb->arch = realloc(tb->arch, cap * sizeof *tb->arch);
-        tb->extra = realloc(tb->extra, cap * sizeof *tb->extra);
+    if (tb->narch == tb->cap_arch) {
+        tb->cap_arch = tb->cap_arch ? 2 * tb->cap_arch : 4;
+        tb->arch = realloc(tb->arch, tb->cap_arch * sizeof *tb->arch);
+        tb->extra = realloc(tb->extra, tb->cap_arch * sizeof *tb->extra);
         assert(tb->arch && tb->extra);
     }
     val_tigerbench_arch *a = &tb->arch[tb->narch];
@@ -642,6 +642,7 @@ int val_tigerbench_read_stream(FILE *f, const char *name, val_tigerbench **out, 
     csv_set_realloc_func(&p, capped_realloc);
     char chunk[CHUNK];
     size_t n;
+    long last = 1; /* line of the last chunk read */
     while (!r->failed && (n = read_chunk(f, chunk)) > 0) {
         if (csv_parse(&p, chunk, n, on_field, on_record, r) != n && !r->failed) {
             int e = csv_error(&p);
@@ -650,6 +651,7 @@ int val_tigerbench_read_stream(FILE *f, const char *name, val_tigerbench **out, 
             else
                 rfail(r, r->line, NULL, "malformed CSV (%s)", csv_strerror(e));
         }
+        last = r->line;
         if (chunk[n - 1] == '\n')
             r->line++;
     }
@@ -658,7 +660,8 @@ int val_tigerbench_read_stream(FILE *f, const char *name, val_tigerbench **out, 
         sim_err_set(err, SIM_EFAIL, "%s: read error: %s", tb->name, strerror(errno));
     }
     if (!r->failed && csv_fini(&p, on_field, on_record, r) != 0 && !r->failed)
-        rfail(r, r->line, NULL, "malformed CSV (%s)", csv_strerror(csv_error(&p)));
+        rfail(r, r->nf > 0 ? r->rec_line : last, NULL,
+              "malformed CSV: unterminated quoted field (opened on this line or before)");
     csv_free(&p);
 
     int failed = r->failed;
