@@ -2,6 +2,7 @@
  * TigerBench data, operational-law checks, and USL/Amdahl fits of
  * throughput versus concurrency.
  * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -430,6 +431,7 @@ static int run_usl(const opts *o)
         return cli_fail(CMD, &err);
     }
     val_scaling *sc = calloc(np, sizeof *sc);
+    assert(sc);
     size_t ok = 0;
     int rc = 0;
     for (; ok < np && !rc; ok++)
@@ -444,8 +446,9 @@ static int run_usl(const opts *o)
         return cli_fail(CMD, &err);
     }
 
-    int out_rc = 0;
+    int out_rc = 0, printed = 0;
     if (wanted(o, "points", "points")) {
+        printed = 1;
         char title[512];
         snprintf(title, sizeof title, "%s: throughput (1/s) versus concurrency, from %s", o->arch,
                  o->tigerbench);
@@ -460,7 +463,7 @@ static int run_usl(const opts *o)
                    "N/X; kinds_ms = sum of the phase's kind timings.\n");
     }
     if (wanted(o, "fits", "points")) {
-        if (o->fmt == SIM_FMT_TEXT)
+        if (o->fmt == SIM_FMT_TEXT && printed)
             putchar('\n');
         sim_table *t = sim_table_new(o->fmt == SIM_FMT_TEXT ? "fits (sigma, kappa >= 0; "
                                                                "standard errors from the "

@@ -16,7 +16,10 @@
  *  - r_ms = N / X (the response time by Little's law; exact for sliding-
  *    window phases, an upper bound for waves) and kinds_ms (sum of the
  *    phase's kind means at that N): the gap between them is time per
- *    request outside the timed awaits.
+ *    request outside the timed awaits.  A kind's timing is pooled over the
+ *    phases that await it (accounting.hold over checkout and reserve,
+ *    accounting.commit_order over webhook and commit), so kinds_ms is an
+ *    estimate for a single phase.
  *
  * Invariants: points ascend in N; fits need at least 4 distinct N (USL) and
  * 3 (Amdahl), else val_scaling_init fails with SIM_EINPUT.

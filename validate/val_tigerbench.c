@@ -657,7 +657,8 @@ int val_tigerbench_read_stream(FILE *f, const char *name, val_tigerbench **out, 
     }
     if (!r->failed && ferror(f)) {
         r->failed = 1;
-        sim_err_set(err, SIM_EFAIL, "%s: read error: %s", tb->name, strerror(errno));
+        sim_err_set(err, errno == EISDIR ? SIM_EINPUT : SIM_EFAIL, "%s: read error: %s", tb->name,
+                    strerror(errno));
     }
     if (!r->failed && csv_fini(&p, on_field, on_record, r) != 0 && !r->failed)
         rfail(r, r->nf > 0 ? r->rec_line : last, NULL,

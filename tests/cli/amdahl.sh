@@ -131,3 +131,8 @@ expect 2 "amdahl unterminated quote" -- "$TFSIM" amdahl --tigerbench "$tmp/quote
 expect_err "quote.csv:2: malformed CSV" "unterminated quote message"
 expect 2 "amdahl missing csv" -- "$TFSIM" amdahl --tigerbench "$tmp/none.csv" --arch pg_pg --usl
 expect_err "none.csv: cannot open" "missing csv message"
+expect 2 "amdahl csv is a directory" -- "$TFSIM" amdahl --tigerbench "$tmp" --arch pg_pg --usl
+expect_err "read error" "directory message"
+sed 's/^\(t,a,kind:paymentsession.save,pg,pg,1,.*\),[^,]*$/\1,0/' "$tbcsv" >"$tmp/zero.csv"
+expect 2 "amdahl zero kind timing" -- "$TFSIM" amdahl --tigerbench "$tmp/zero.csv" --baseline pg_pg --target tb_redis
+expect_err "zero.csv:[0-9]*: kind:paymentsession.save of pg_pg at concurrency 1: the mean is 0, a time must be > 0" "zero kind timing message"
