@@ -10,6 +10,7 @@
     X(sweep, "run a scenario over a list of values of one key, in parallel") \
     X(diff, "compare two scenarios with common random numbers (paired CIs)") \
     X(plan, "find the cheapest setting that meets a throughput / p99 target") \
+    X(amdahl, "Amdahl analysis (seed or TigerBench data), law checks, USL fits") \
     X(report, "write an HTML page with charts of a results database (--db)") \
     X(export, "print stored runs, sweeps or measurements as text, CSV or JSON") \
     /* end */

@@ -1,0 +1,160 @@
+/* val_tigerbench: reader and summaries for TigerFans benchmark CSVs (the
+ * TigerBench dashboard format, DESIGN.md section 3).
+ *
+ * Role: read one CSV file, check it, and summarise it per architecture
+ * (accounting backend, payments backend; named "ACCOUNTING_PAYMENTS", e.g.
+ * pg_pg, pg_redis, tb_redis), per phase or kind, and per concurrency,
+ * across the repetitions in the file.  Used by `tfsim amdahl` and, later,
+ * by `tfsim calibrate` / `tfsim predict`.
+ *
+ * Format: one header line naming the columns (in any order; extra columns
+ * are ignored) then one line per row.  Required columns: phase, accounting,
+ * payments, concurrency, total, ok, errors, walltime, throughput.  Optional
+ * columns, checked when present: timestamp, tag, db_pool_size,
+ * redis_max_conn, webhook_mode, arg_succeed_rate.  Two kinds of rows:
+ *  - phase rows (phase = checkout, webhook, reserve, commit, ...): one
+ *    repetition of one load phase; walltime in seconds, throughput in
+ *    requests/s (must agree with ok/walltime or total/walltime within 1%);
+ *  - kind rows (phase = "kind:NAME", e.g. kind:accounting.hold): the
+ *    server-side timing of one operation over one repetition: total =
+ *    sample count, and the columns are reused: walltime holds the STANDARD
+ *    DEVIATION and throughput holds the MEAN, both in seconds (in transfers
+ *    for kind:tb.batch_size).  Kind rows with total = 0 carry no samples
+ *    and are skipped.
+ * Every repetition of a setting is one row; rows of one group need not be
+ * adjacent.  Within one architecture, db_pool_size and redis_max_conn must
+ * not vary (one file = one setting per architecture).
+ *
+ * Errors: bad input gives SIM_EINPUT with "file:line: column: message"
+ * (missing or duplicate columns, wrong field count, non-numeric or
+ * out-of-range fields, inconsistent throughput, an empty file).
+ *
+ * Invariants: after a successful read every architecture has at least one
+ * row; phase summaries of an architecture are ordered by the phase's first
+ * appearance in the file, then by concurrency; kind summaries likewise.
+ * Cost: streamed through libcsv in 4 KiB chunks; memory is O(distinct
+ * groups), not O(rows): a record is at most VAL_TIGERBENCH_MAX_RECORD bytes
+ * and VAL_TIGERBENCH_MAX_FIELDS fields, and a file holds at most
+ * VAL_TIGERBENCH_MAX_GROUPS distinct (architecture, phase or kind,
+ * concurrency) groups.  Time O(file size) (hashed group lookup).
+ */
+#ifndef VAL_TIGERBENCH_H
+#define VAL_TIGERBENCH_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "sim/sim_err.h"
+
+#define VAL_TIGERBENCH_NAME_MAX 64
+#define VAL_TIGERBENCH_MAX_FIELDS 64
+#define VAL_TIGERBENCH_MAX_RECORD 8192
+#define VAL_TIGERBENCH_MAX_GROUPS 100000
+
+/* One phase at one concurrency, over its repetitions. */
+typedef struct val_tigerbench_phase {
+    char phase[VAL_TIGERBENCH_NAME_MAX]; /* "checkout", "webhook", ... */
+    long concurrency;
+    int reps;                            /* rows (repetitions) */
+    double x_mean, x_sd;                 /* throughput, requests/s; sd across
+                                            repetitions (sample sd), NaN if reps < 2 */
+    double x_min, x_max;
+    double wall_mean;                    /* phase wall time, s */
+    long total, ok, errors;              /* sums over repetitions */
+    int line;                            /* line of the group's first row */
+} val_tigerbench_phase;
+
+/* One kind (timed operation) at one concurrency, over its repetitions.
+ * Values in seconds (transfers for tb.batch_size). */
+typedef struct val_tigerbench_kind {
+    char kind[VAL_TIGERBENCH_NAME_MAX]; /* without the "kind:" prefix */
+    long concurrency;
+    int reps;                           /* rows with samples */
+    long samples;                       /* sum of the total column */
+    double mean;                        /* unweighted mean of the per-repetition means */
+    double sd_between;                  /* sd of the per-repetition means; NaN if reps < 2 */
+    double sd_pooled;                   /* within-repetition pooled sd:
+                                           sqrt(sum (n_i-1) s_i^2 / sum (n_i-1)) */
+    double sd_total;                    /* sd of all samples taken as one set
+                                           (within plus between repetitions) */
+    double sd_column;                   /* mean over repetitions of the walltime
+                                           column, i.e. of the per-repetition sd:
+                                           the number the seed's table reads as a
+                                           timing */
+    int line;                           /* line of the group's first row */
+} val_tigerbench_kind;
+
+typedef struct val_tigerbench_arch {
+    char name[VAL_TIGERBENCH_NAME_MAX]; /* "pg_pg" */
+    char accounting[VAL_TIGERBENCH_NAME_MAX], payments[VAL_TIGERBENCH_NAME_MAX];
+    long db_pool_size, redis_max_conn;  /* -1 when absent from the file */
+    size_t nphases;
+    val_tigerbench_phase *phases;       /* owned by the val_tigerbench */
+    size_t nkinds;
+    val_tigerbench_kind *kinds;         /* owned by the val_tigerbench */
+} val_tigerbench_arch;
+
+typedef struct val_tigerbench val_tigerbench;
+
+/* Read and summarise the file at path.  On success *out is a new object
+ * owned by the caller (free with val_tigerbench_free) and SIM_OK is
+ * returned; otherwise *out is NULL and err is filled (SIM_EINPUT for bad
+ * content, SIM_EFAIL when the file cannot be read). */
+int val_tigerbench_read(const char *path, val_tigerbench **out, sim_err *err);
+/* The same from an open stream (borrowed, not closed); name is used in
+ * messages and copied. */
+int val_tigerbench_read_stream(FILE *f, const char *name, val_tigerbench **out, sim_err *err);
+void val_tigerbench_free(val_tigerbench *tb);
+
+/* The file name given to the reader (borrowed). */
+const char *val_tigerbench_name(const val_tigerbench *tb);
+/* Data rows read (header excluded). */
+size_t val_tigerbench_rows(const val_tigerbench *tb);
+
+/* Architectures in order of first appearance.  Borrowed pointers, valid
+ * until tb is freed. */
+size_t val_tigerbench_narch(const val_tigerbench *tb);
+const val_tigerbench_arch *val_tigerbench_arch_at(const val_tigerbench *tb, size_t i);
+/* Architecture by name ("pg_pg"), or NULL. */
+const val_tigerbench_arch *val_tigerbench_find(const val_tigerbench *tb, const char *name);
+/* The same, but an absent name is an input error: SIM_EINPUT with
+ * "FILE: architecture 'x' is not in the file (present: pg_pg, ...)". */
+int val_tigerbench_arch_get(const val_tigerbench *tb, const char *name,
+                            const val_tigerbench_arch **out, sim_err *err);
+
+/* Which rows val_tigerbench_concurrencies looks at. */
+enum { VAL_TIGERBENCH_PHASE_ROWS = 1, VAL_TIGERBENCH_KIND_ROWS = 2 };
+
+/* Distinct concurrencies with rows of the given kinds (a bit set of the
+ * enum above), ascending, into out (up to max); returns how many there are
+ * in total (may exceed max). */
+size_t val_tigerbench_concurrencies(const val_tigerbench_arch *a, int rows, long *out,
+                                    size_t max);
+/* Same list written as "1, 5, 10" into buf (for messages); returns buf. */
+const char *val_tigerbench_concurrency_list(const val_tigerbench_arch *a, int rows, char *buf,
+                                            size_t len);
+/* Distinct phase names of an architecture, in order of first appearance
+ * (borrowed), up to max; returns how many there are in total. */
+size_t val_tigerbench_phase_names(const val_tigerbench_arch *a, const char **names, size_t max);
+
+/* Summary of a phase / a kind (name without "kind:") at one concurrency, or
+ * NULL.  Borrowed. */
+const val_tigerbench_phase *val_tigerbench_phase_get(const val_tigerbench_arch *a,
+                                                     const char *phase, long concurrency);
+const val_tigerbench_kind *val_tigerbench_kind_get(const val_tigerbench_arch *a,
+                                                   const char *kind, long concurrency);
+
+/* TigerFans facts (DESIGN.md section 2), for the analyses built on this
+ * reader.  The kinds one request of a phase awaits, in order (static
+ * strings), up to max; returns how many (0 for an unknown phase):
+ * checkout: accounting.hold, paymentsession.save; webhook:
+ * paymentsession.get, paymentsession.fulfill, accounting.commit_order,
+ * db.add_order, paymentsession.remove_pending; reserve: accounting.hold;
+ * commit: accounting.commit_order. */
+size_t val_tigerbench_phase_kinds(const char *phase, const char **kinds, size_t max);
+/* 1 when the load generator runs the phase as a sliding window (C requests
+ * always in flight: checkout, reserve), 0 for waves (webhook, commit: C
+ * start together, the next wave waits for the slowest) or unknown. */
+int val_tigerbench_phase_is_window(const char *phase);
+
+#endif
