@@ -1,4 +1,5 @@
 #include "models/tf_sim.h"
+#include "models/tf_prog.h"
 
 #include <gsl/gsl_randist.h>
 
@@ -27,192 +28,36 @@ const char *const tf_comp_names[TF_NCOMPS] = {"client_loop", "server_loop", "hos
                                               "db_gate",     "db_pool",     "postgres_cpu",
                                               "wal_flush",   "redis",       "tigerbeetle"};
 
-/* ---- programs ---- */
-
-enum uop_code {
-    U_CPU,      /* run CPU on the loop (no yield) */
-    U_KB,       /* kind begins */
-    U_KE,       /* kind ends */
-    U_GATE_ACQ, U_GATE_REL, U_POOL_ACQ, U_POOL_REL,
-    U_PG,       /* one round trip to PostgreSQL (arg: query) */
-    U_REDIS,    /* one round trip to Redis */
-    U_TB,       /* submit arg transfers to the batcher and await the batch */
-    U_JSOLD,    /* if the hold found no ticket, jump to arg (the error response) */
-    U_END       /* respond */
-};
-
-enum pg_query { Q_PING, Q_BEGIN, Q_SELECT, Q_SUM, Q_INSERT_TICKET, Q_INSERT_GOODIE, Q_UPDATE,
-                Q_INSERT, Q_ORDER, Q_COMMIT };
-
-typedef struct uop {
-    int code, arg;
-    double cpu;
-} uop;
-
-#define MAX_UOPS 96
-typedef struct prog {
-    uop u[MAX_UOPS];
-    int n;
-} prog;
-
-static void emit(prog *g, int code, int arg, double cpu)
-{
-    assert(g->n < MAX_UOPS);
-    g->u[g->n++] = (uop){code, arg, cpu};
-}
-
-/* A PostgreSQL session behind the DB gate: pool checkout with pre-ping,
- * then the statements, inside BEGIN ... COMMIT when txn is set (a read
- * runs without a transaction block). */
-static void emit_pg(prog *g, const tf_params *p, const int *q, int nq, int txn)
-{
-    emit(g, U_CPU, 0, p->pg_loop_cpu_txn / 2);
-    emit(g, U_GATE_ACQ, 0, 0);
-    emit(g, U_POOL_ACQ, 0, 0);
-    if (p->pre_ping) {
-        emit(g, U_CPU, 0, p->pg_loop_cpu_query);
-        emit(g, U_PG, Q_PING, 0);
-    }
-    if (txn) {
-        emit(g, U_CPU, 0, p->pg_loop_cpu_query);
-        emit(g, U_PG, Q_BEGIN, 0);
-    }
-    for (int i = 0; i < nq; i++) {
-        emit(g, U_CPU, 0, p->pg_loop_cpu_query);
-        emit(g, U_PG, q[i], 0);
-    }
-    if (txn) {
-        emit(g, U_CPU, 0, p->pg_loop_cpu_query);
-        emit(g, U_PG, Q_COMMIT, 0);
-    }
-    emit(g, U_POOL_REL, 0, 0);
-    emit(g, U_GATE_REL, 0, 0);
-    emit(g, U_CPU, 0, p->pg_loop_cpu_txn / 2);
-}
-
-static void emit_redis(prog *g, const tf_params *p, int rts)
-{
-    for (int i = 0; i < rts; i++) {
-        emit(g, U_CPU, 0, p->redis_loop_cpu);
-        emit(g, U_REDIS, 0, 0);
-    }
-}
-
-static void emit_hold(prog *g, const tf_params *p)
-{
-    emit(g, U_KB, TF_K_HOLD, 0);
-    if (p->accounting == TF_TB) {
-        emit(g, U_CPU, 0, p->tb_loop_cpu);
-        emit(g, U_TB, 2, 0);
-    } else {
-        static const int q[] = {Q_SELECT, Q_SUM, Q_SUM, Q_INSERT_TICKET,
-                                Q_SELECT, Q_SUM, Q_SUM, Q_INSERT_GOODIE};
-        emit_pg(g, p, q, 8, 1);
-    }
-    emit(g, U_KE, TF_K_HOLD, 0);
-}
-
-static void emit_commit_order(prog *g, const tf_params *p, int holds)
-{
-    emit(g, U_KB, TF_K_COMMIT_ORDER, 0);
-    if (p->accounting == TF_TB) {
-        emit(g, U_CPU, 0, p->tb_loop_cpu);
-        emit(g, U_TB, holds, 0);
-    } else {
-        static const int q[] = {Q_UPDATE, Q_UPDATE};
-        emit_pg(g, p, q, holds, 1);
-    }
-    emit(g, U_KE, TF_K_COMMIT_ORDER, 0);
-}
-
-/* Payment-session operation: Redis round trips or a small PG transaction. */
-static void emit_session(prog *g, const tf_params *p, int kind, int redis_rts, int pg_stmts)
-{
-    emit(g, U_KB, kind, 0);
-    if (p->payments == TF_REDIS) {
-        emit_redis(g, p, redis_rts);
-    } else {
-        static const int q[] = {Q_INSERT, Q_UPDATE, Q_UPDATE};
-        int qs[3] = {kind == TF_K_GET ? Q_SELECT : q[0], q[1], q[2]};
-        emit_pg(g, p, qs, pg_stmts, kind != TF_K_GET);
-    }
-    emit(g, U_KE, kind, 0);
-}
-
-enum { EP_CHECKOUT, EP_WEBHOOK, EP_WEBHOOK_FAIL, EP_RESERVE, EP_COMMIT, EP_N };
-
-static void build_programs(prog *g, const tf_params *p)
-{
-    double pre = p->cpu_request * p->cpu_split, post = p->cpu_request - pre;
-    memset(g, 0, sizeof(prog) * EP_N);
-    /* checkout: validate; hold; save session; respond */
-    emit(&g[EP_CHECKOUT], U_CPU, 0, pre);
-    emit_hold(&g[EP_CHECKOUT], p);
-    int jump = g[EP_CHECKOUT].n;
-    emit(&g[EP_CHECKOUT], U_JSOLD, 0, 0);
-    emit_session(&g[EP_CHECKOUT], p, TF_K_SAVE, 1, 1);
-    g[EP_CHECKOUT].u[jump].arg = g[EP_CHECKOUT].n;
-    emit(&g[EP_CHECKOUT], U_CPU, 0, post);
-    emit(&g[EP_CHECKOUT], U_END, 0, 0);
-    /* webhook: verify; get; fulfill; commit order; add order; remove pending */
-    for (int ok = 1; ok >= 0; ok--) {
-        prog *w = &g[ok ? EP_WEBHOOK : EP_WEBHOOK_FAIL];
-        emit(w, U_CPU, 0, pre + p->cpu_webhook);
-        emit_session(w, p, TF_K_GET, 1, 1);
-        if (ok) {
-            emit_session(w, p, TF_K_FULFILL, 2, 2);
-            /* With PostgreSQL sessions the stored try_goodie flag comes back
-             * as a boolean and the webhook commits only the ticket hold. */
-            emit_commit_order(w, p, p->payments == TF_PG ? 1 : 2);
-            emit(w, U_KB, TF_K_ADD_ORDER, 0);
-            static const int q[] = {Q_ORDER};
-            emit_pg(w, p, q, 1, 1);
-            emit(w, U_KE, TF_K_ADD_ORDER, 0);
-        }
-        emit_session(w, p, TF_K_REMOVE, 1, 1);
-        emit(w, U_CPU, 0, post);
-        emit(w, U_END, 0, 0);
-    }
-    emit(&g[EP_RESERVE], U_CPU, 0, pre);
-    emit_hold(&g[EP_RESERVE], p);
-    emit(&g[EP_RESERVE], U_CPU, 0, post);
-    emit(&g[EP_RESERVE], U_END, 0, 0);
-    emit(&g[EP_COMMIT], U_CPU, 0, pre);
-    emit_commit_order(&g[EP_COMMIT], p, 2);
-    emit(&g[EP_COMMIT], U_CPU, 0, post);
-    emit(&g[EP_COMMIT], U_END, 0, 0);
-}
-
 void tf_sim_demand(const tf_params *p, int phase, tf_demand *d)
 {
-    prog g[EP_N];
-    build_programs(g, p);
-    int ep = phase == TF_CHECKOUT ? EP_CHECKOUT
-             : phase == TF_WEBHOOK ? (p->succeed_rate > 0 ? EP_WEBHOOK : EP_WEBHOOK_FAIL)
-             : phase == TF_RESERVE ? EP_RESERVE
-                                   : EP_COMMIT;
+    tf_prog g[TF_EP_N];
+    tf_prog_build(g, p);
+    int ep = phase == TF_CHECKOUT ? TF_EP_CHECKOUT
+             : phase == TF_WEBHOOK ? (p->succeed_rate > 0 ? TF_EP_WEBHOOK : TF_EP_WEBHOOK_FAIL)
+             : phase == TF_RESERVE ? TF_EP_RESERVE
+                                   : TF_EP_COMMIT;
     memset(d, 0, sizeof *d);
     d->client = p->client_cpu;
     d->latency = 2 * p->net_rtt / 2;
     for (int i = 0; i < g[ep].n; i++) {
-        const uop *u = &g[ep].u[i];
+        const tf_uop *u = &g[ep].u[i];
         switch (u->code) {
-        case U_CPU:
+        case TF_U_CPU:
             d->server += u->cpu;
             break;
-        case U_PG: {
-            double c = u->arg == Q_COMMIT ? p->pg_commit_cpu : p->pg_query_cpu;
-            if (u->arg == Q_SUM)
+        case TF_U_PG: {
+            double c = u->arg == TF_Q_COMMIT ? p->pg_commit_cpu : p->pg_query_cpu;
+            if (u->arg == TF_Q_SUM)
                 c += p->holds_rows * p->pg_row_cost * p->pg_scan_fraction / 4;
             d->pg += c;
-            d->latency += p->net_rtt + (u->arg == Q_COMMIT ? sim_dist_mean(&p->pg_flush) : 0);
+            d->latency += p->net_rtt + (u->arg == TF_Q_COMMIT ? sim_dist_mean(&p->pg_flush) : 0);
             break;
         }
-        case U_REDIS:
+        case TF_U_REDIS:
             d->redis += sim_dist_mean(&p->redis_service);
             d->latency += p->net_rtt;
             break;
-        case U_TB:
+        case TF_U_TB:
             d->latency += sim_dist_mean(&p->tb_base) + p->tb_per_transfer * u->arg;
             d->server += p->tb_batch_cpu;
             break;
@@ -250,7 +95,7 @@ typedef struct worker {
 
 typedef struct req {
     struct tfs *T;
-    const prog *g;
+    const tf_prog *g;
     int pc, ep, phase, w;
     double t0;          /* client start */
     double kind_t0;
@@ -264,7 +109,7 @@ typedef struct req {
 typedef struct tfs {
     sim s;              /* first member: callbacks recover tfs from the sim */
     const tf_params *p;
-    prog g[EP_N];
+    tf_prog g[TF_EP_N];
     gsl_rng *r_client, *r_server, *r_pg, *r_redis, *r_tb, *r_flush, *r_arr, *r_hook;
     sim_ps host;
     loop client;
@@ -380,7 +225,7 @@ static void apply_marks(tfs *T, req *r, const loop *l)
         stretch = (T->s.now - l->cur_start) / nominal;
     for (int i = 0; i < r->nmarks; i++) {
         double t = l->cur_start + r->mark_off[i] * stretch;
-        if (r->mark_code[i] == U_KB)
+        if (r->mark_code[i] == TF_U_KB)
             r->kind_t0 = t;
         else
             record_kind(T, r->mark_kind[i], t - r->kind_t0);
@@ -405,10 +250,10 @@ static double pg_cost(tfs *T, req *r, int q)
     const tf_params *p = T->p;
     double c = p->pg_query_cpu;
     switch (q) {
-    case Q_SUM:
+    case TF_Q_SUM:
         c += T->rows * p->pg_row_cost * p->pg_scan_fraction / 4;
         break;
-    case Q_INSERT_TICKET:
+    case TF_Q_INSERT_TICKET:
         if (T->tickets >= 1) {
             T->tickets--;
             T->rows++;
@@ -416,18 +261,18 @@ static double pg_cost(tfs *T, req *r, int q)
             r->soldout = 1;
         }
         break;
-    case Q_INSERT_GOODIE:
+    case TF_Q_INSERT_GOODIE:
         if (T->goodies >= 1 && !r->soldout) {
             T->goodies--;
             T->rows++;
         }
         break;
-    case Q_ORDER:
+    case TF_Q_ORDER:
         /* Once goodies are gone, holds carry goodie id '0' and the order
          * INSERT fails on a duplicate: the transaction rolls back. */
         r->rollback = T->goodies < 1 && T->p->payments == TF_PG;
         break;
-    case Q_COMMIT:
+    case TF_Q_COMMIT:
         c = p->pg_commit_cpu;
         break;
     default:
@@ -451,8 +296,8 @@ static void pg_backend_done(sim *s, void *obj)
     req *r = obj;
     T->pg_running--;
     sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
-    const uop *u = &r->g->u[r->pc - 1];
-    if (u->arg == Q_COMMIT && !r->rollback)
+    const tf_uop *u = &r->g->u[r->pc - 1];
+    if (u->arg == TF_Q_COMMIT && !r->rollback)
         sim_batcher_submit(&T->wal, s, r, 1, pg_flushed);
     else
         pg_reply(s, r);
@@ -462,7 +307,7 @@ static void pg_arrive(sim *s, void *obj)
 {
     tfs *T = T_of(s);
     req *r = obj;
-    const uop *u = &r->g->u[r->pc - 1];
+    const tf_uop *u = &r->g->u[r->pc - 1];
     double c = pg_cost(T, r, u->arg);
     T->pg_running++;
     sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
@@ -502,7 +347,7 @@ static void tb_done(sim *s, void *obj)
 {
     tfs *T = T_of(s);
     req *r = obj;
-    const uop *u = &r->g->u[r->pc - 1];
+    const tf_uop *u = &r->g->u[r->pc - 1];
     /* A hold that found no ticket voids the goodie's pending transfer. */
     if (u->arg == 2 && r->soldout && !r->cancel_sent && T->w[r->w].tb.cap >= 1) {
         r->cancel_sent = 1;
@@ -536,17 +381,17 @@ static void step(tfs *T, req *r, int on_loop)
     double cpu = 0;
     r->nmarks = 0;
     for (;;) {
-        const uop *u = &r->g->u[r->pc];
-        if (u->code == U_CPU) {
+        const tf_uop *u = &r->g->u[r->pc];
+        if (u->code == TF_U_CPU) {
             cpu += u->cpu;
             r->pc++;
             continue;
         }
-        if (u->code == U_JSOLD) {
+        if (u->code == TF_U_JSOLD) {
             r->pc = r->soldout ? u->arg : r->pc + 1;
             continue;
         }
-        if (u->code == U_KB || u->code == U_KE) {
+        if (u->code == TF_U_KB || u->code == TF_U_KE) {
             assert(r->nmarks < MAX_MARKS);
             r->mark_off[r->nmarks] = cpu;
             r->mark_code[r->nmarks] = u->code;
@@ -562,7 +407,7 @@ static void step(tfs *T, req *r, int on_loop)
         }
         /* marks with no CPU before them happen now */
         for (int i = 0; i < r->nmarks; i++) {
-            if (r->mark_code[i] == U_KB)
+            if (r->mark_code[i] == TF_U_KB)
                 r->kind_t0 = T->s.now;
             else
                 record_kind(T, r->mark_kind[i], T->s.now - r->kind_t0);
@@ -570,28 +415,28 @@ static void step(tfs *T, req *r, int on_loop)
         r->nmarks = 0;
         r->pc++;
         switch (u->code) {
-        case U_GATE_ACQ:
+        case TF_U_GATE_ACQ:
             if (!sim_sem_acquire(&w->gate, &T->s, r, sem_granted))
                 return;
             continue;
-        case U_POOL_ACQ:
+        case TF_U_POOL_ACQ:
             if (!sim_sem_acquire(&w->pool, &T->s, r, sem_granted))
                 return;
             continue;
-        case U_GATE_REL:
+        case TF_U_GATE_REL:
             sim_sem_release(&w->gate, &T->s);
             continue;
-        case U_POOL_REL:
+        case TF_U_POOL_REL:
             sim_sem_release(&w->pool, &T->s);
             continue;
-        case U_PG:
+        case TF_U_PG:
             sim_after(&T->s, p->net_rtt / 2, 0, pg_arrive, r);
             return;
-        case U_REDIS:
+        case TF_U_REDIS:
             sim_after(&T->s, p->net_rtt / 2, 0, redis_arrive, r);
             return;
-        case U_TB:
-            if (u->arg == 2 && (r->ep == EP_CHECKOUT || r->ep == EP_RESERVE)) {
+        case TF_U_TB:
+            if (u->arg == 2 && (r->ep == TF_EP_CHECKOUT || r->ep == TF_EP_RESERVE)) {
                 /* a hold: the ticket account decides sold-out */
                 if (T->tickets >= 1)
                     T->tickets--;
@@ -602,7 +447,7 @@ static void step(tfs *T, req *r, int on_loop)
             }
             sim_batcher_submit(&w->tb, &T->s, r, (unsigned)u->arg, tb_done);
             return;
-        case U_END:
+        case TF_U_END:
             w->lp.live--;
             client_done(T, r);
             return;
@@ -725,13 +570,13 @@ static int phase_ep(tfs *T)
 {
     switch (T->phase) {
     case TF_CHECKOUT:
-        return EP_CHECKOUT;
+        return TF_EP_CHECKOUT;
     case TF_WEBHOOK:
-        return gsl_rng_uniform(T->r_hook) < T->p->succeed_rate ? EP_WEBHOOK : EP_WEBHOOK_FAIL;
+        return gsl_rng_uniform(T->r_hook) < T->p->succeed_rate ? TF_EP_WEBHOOK : TF_EP_WEBHOOK_FAIL;
     case TF_RESERVE:
-        return EP_RESERVE;
+        return TF_EP_RESERVE;
     default:
-        return EP_COMMIT;
+        return TF_EP_COMMIT;
     }
 }
 
@@ -941,7 +786,7 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     tfs *T = calloc(1, sizeof *T);
     assert(T && "out of memory");
     T->p = p;
-    build_programs(T->g, p);
+    tf_prog_build(T->g, p);
     sim_init(&T->s, 1024);
     T->s.max_events = p->max_events;
     T->s.max_pending = p->max_pending;

@@ -1,0 +1,139 @@
+/* tf_prog: the endpoint step tables of TigerFans, compiled per scenario. */
+#include "models/tf_prog.h"
+#include "models/tf_sim.h"
+
+#include <assert.h>
+#include <string.h>
+
+
+static void emit(tf_prog *g, int code, int arg, double cpu)
+{
+    assert(g->n < TF_PROG_MAX);
+    g->u[g->n++] = (tf_uop){code, arg, cpu};
+}
+
+/* A PostgreSQL session behind the DB gate: pool checkout with pre-ping,
+ * then the statements, inside BEGIN ... COMMIT when txn is set (a read
+ * runs without a transaction block). */
+static void emit_pg(tf_prog *g, const tf_params *p, const int *q, int nq, int txn)
+{
+    emit(g, TF_U_CPU, 0, p->pg_loop_cpu_txn / 2);
+    emit(g, TF_U_GATE_ACQ, 0, 0);
+    emit(g, TF_U_POOL_ACQ, 0, 0);
+    if (p->pre_ping) {
+        emit(g, TF_U_CPU, 0, p->pg_loop_cpu_query);
+        emit(g, TF_U_PG, TF_Q_PING, 0);
+    }
+    if (txn) {
+        emit(g, TF_U_CPU, 0, p->pg_loop_cpu_query);
+        emit(g, TF_U_PG, TF_Q_BEGIN, 0);
+    }
+    for (int i = 0; i < nq; i++) {
+        emit(g, TF_U_CPU, 0, p->pg_loop_cpu_query);
+        emit(g, TF_U_PG, q[i], 0);
+    }
+    if (txn) {
+        emit(g, TF_U_CPU, 0, p->pg_loop_cpu_query);
+        emit(g, TF_U_PG, TF_Q_COMMIT, 0);
+    }
+    emit(g, TF_U_POOL_REL, 0, 0);
+    emit(g, TF_U_GATE_REL, 0, 0);
+    emit(g, TF_U_CPU, 0, p->pg_loop_cpu_txn / 2);
+}
+
+static void emit_redis(tf_prog *g, const tf_params *p, const int *ops, int rts)
+{
+    for (int i = 0; i < rts; i++) {
+        emit(g, TF_U_CPU, 0, p->redis_loop_cpu);
+        emit(g, TF_U_REDIS, ops[i], 0);
+    }
+}
+
+static void emit_hold(tf_prog *g, const tf_params *p)
+{
+    emit(g, TF_U_KB, TF_K_HOLD, 0);
+    if (p->accounting == TF_TB) {
+        emit(g, TF_U_CPU, 0, p->tb_loop_cpu);
+        emit(g, TF_U_TB, 2, 0);
+    } else {
+        static const int q[] = {TF_Q_SELECT, TF_Q_SUM, TF_Q_SUM, TF_Q_INSERT_TICKET,
+                                TF_Q_SELECT, TF_Q_SUM, TF_Q_SUM, TF_Q_INSERT_GOODIE};
+        emit_pg(g, p, q, 8, 1);
+    }
+    emit(g, TF_U_KE, TF_K_HOLD, 0);
+}
+
+static void emit_commit_order(tf_prog *g, const tf_params *p, int holds)
+{
+    emit(g, TF_U_KB, TF_K_COMMIT_ORDER, 0);
+    if (p->accounting == TF_TB) {
+        emit(g, TF_U_CPU, 0, p->tb_loop_cpu);
+        emit(g, TF_U_TB, holds, 0);
+    } else {
+        static const int q[] = {TF_Q_UPDATE, TF_Q_UPDATE};
+        emit_pg(g, p, q, holds, 1);
+    }
+    emit(g, TF_U_KE, TF_K_COMMIT_ORDER, 0);
+}
+
+/* Payment-session operation: Redis round trips or a small PG transaction. */
+static void emit_session(tf_prog *g, const tf_params *p, int kind, int redis_rts, int pg_stmts)
+{
+    emit(g, TF_U_KB, kind, 0);
+    if (p->payments == TF_REDIS) {
+        static const int save[] = {TF_R_SAVE}, get[] = {TF_R_GET}, rem[] = {TF_R_REMOVE},
+                         ful[] = {TF_R_FULFILL1, TF_R_FULFILL2};
+        const int *ops = kind == TF_K_SAVE ? save : kind == TF_K_GET ? get
+                         : kind == TF_K_FULFILL ? ful : rem;
+        emit_redis(g, p, ops, redis_rts);
+    } else {
+        static const int q[] = {TF_Q_INSERT, TF_Q_UPDATE, TF_Q_UPDATE};
+        int qs[3] = {kind == TF_K_GET ? TF_Q_SELECT : q[0], q[1], q[2]};
+        emit_pg(g, p, qs, pg_stmts, kind != TF_K_GET);
+    }
+    emit(g, TF_U_KE, kind, 0);
+}
+
+
+void tf_prog_build(tf_prog *g, const tf_params *p)
+{
+    double pre = p->cpu_request * p->cpu_split, post = p->cpu_request - pre;
+    memset(g, 0, sizeof(tf_prog) * TF_EP_N);
+    /* checkout: validate; hold; save session; respond */
+    emit(&g[TF_EP_CHECKOUT], TF_U_CPU, 0, pre);
+    emit_hold(&g[TF_EP_CHECKOUT], p);
+    int jump = g[TF_EP_CHECKOUT].n;
+    emit(&g[TF_EP_CHECKOUT], TF_U_JSOLD, 0, 0);
+    emit_session(&g[TF_EP_CHECKOUT], p, TF_K_SAVE, 1, 1);
+    g[TF_EP_CHECKOUT].u[jump].arg = g[TF_EP_CHECKOUT].n;
+    emit(&g[TF_EP_CHECKOUT], TF_U_CPU, 0, post);
+    emit(&g[TF_EP_CHECKOUT], TF_U_END, 0, 0);
+    /* webhook: verify; get; fulfill; commit order; add order; remove pending */
+    for (int ok = 1; ok >= 0; ok--) {
+        tf_prog *w = &g[ok ? TF_EP_WEBHOOK : TF_EP_WEBHOOK_FAIL];
+        emit(w, TF_U_CPU, 0, pre + p->cpu_webhook);
+        emit_session(w, p, TF_K_GET, 1, 1);
+        if (ok) {
+            emit_session(w, p, TF_K_FULFILL, 2, 2);
+            /* With PostgreSQL sessions the stored try_goodie flag comes back
+             * as a boolean and the webhook commits only the ticket hold. */
+            emit_commit_order(w, p, p->payments == TF_PG ? 1 : 2);
+            emit(w, TF_U_KB, TF_K_ADD_ORDER, 0);
+            static const int q[] = {TF_Q_ORDER};
+            emit_pg(w, p, q, 1, 1);
+            emit(w, TF_U_KE, TF_K_ADD_ORDER, 0);
+        }
+        emit_session(w, p, TF_K_REMOVE, 1, 1);
+        emit(w, TF_U_CPU, 0, post);
+        emit(w, TF_U_END, 0, 0);
+    }
+    emit(&g[TF_EP_RESERVE], TF_U_CPU, 0, pre);
+    emit_hold(&g[TF_EP_RESERVE], p);
+    emit(&g[TF_EP_RESERVE], TF_U_CPU, 0, post);
+    emit(&g[TF_EP_RESERVE], TF_U_END, 0, 0);
+    emit(&g[TF_EP_COMMIT], TF_U_CPU, 0, pre);
+    emit_commit_order(&g[TF_EP_COMMIT], p, 2);
+    emit(&g[TF_EP_COMMIT], TF_U_CPU, 0, post);
+    emit(&g[TF_EP_COMMIT], TF_U_END, 0, 0);
+}
+
