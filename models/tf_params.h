@@ -65,6 +65,7 @@ typedef struct tf_params {
     double pg_commit_cpu;        /* backend CPU of COMMIT */
     sim_dist pg_flush;           /* WAL flush (group commit shares one flush) */
     double holds_rows;           /* rows in the holds table when the run starts */
+    int row_locks;               /* holds lock the capacity rows (SELECT ... FOR UPDATE) */
     sim_dist pg_jitter;          /* multiplier on backend CPU (mean 1) */
 
     /* Redis */
@@ -80,6 +81,7 @@ typedef struct tf_params {
 
     /* inventory */
     double tickets, goodies;     /* available at the start */
+    long classes;                /* ticket classes (each its own capacity row) */
     int goodie_per_checkout;
 
     /* bounds for one replication, copied from [run] */

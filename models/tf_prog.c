@@ -56,8 +56,8 @@ static void emit_hold(tf_prog *g, const tf_params *p)
         emit(g, TF_U_CPU, 0, p->tb_loop_cpu);
         emit(g, TF_U_TB, 2, 0);
     } else {
-        static const int q[] = {TF_Q_SELECT, TF_Q_SUM, TF_Q_SUM, TF_Q_INSERT_TICKET,
-                                TF_Q_SELECT, TF_Q_SUM, TF_Q_SUM, TF_Q_INSERT_GOODIE};
+        static const int q[] = {TF_Q_LOCK_TICKET, TF_Q_SUM, TF_Q_SUM, TF_Q_INSERT_TICKET,
+                                TF_Q_LOCK_GOODIE, TF_Q_SUM, TF_Q_SUM, TF_Q_INSERT_GOODIE};
         emit_pg(g, p, q, 8, 1);
     }
     emit(g, TF_U_KE, TF_K_HOLD, 0);
