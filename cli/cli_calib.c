@@ -70,6 +70,8 @@ typedef struct pdef {
 static const pdef defaults[] = {
     {"client.cpu", 2e-5, 5e-3},           {"client.connect_cpu", 1e-5, 5e-2},
     {"server.cpu_request", 2e-5, 5e-3},   {"server.cpu_webhook", 1e-6, 5e-3},
+    {"server.cpu_checkout", 1e-6, 5e-3},  {"client.crowding", 1e-6, 1},
+    {"server.crowding", 1e-6, 1},
     {"server.accept_cpu", 1e-6, 2e-2},    {"postgres.loop_cpu_query", 1e-6, 2e-3},
     {"postgres.query_cpu", 1e-6, 3e-3},   {"postgres.row_cost", 1e-10, 2e-6},
     {"host.cores", 1, 64},

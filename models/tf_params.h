@@ -45,6 +45,7 @@ typedef struct tf_params {
     long workers;
     double cpu_request;          /* framework CPU per request (HTTP, routing, response) */
     double cpu_webhook;          /* extra per webhook (HMAC, JSON) */
+    double cpu_checkout;         /* extra per checkout (session, idempotency, payment setup) */
     double cpu_split;            /* fraction of cpu_request before the first await */
     double crowding;             /* relative step cost growth per live task on the loop */
     sim_dist cpu_shape;          /* multiplier distribution for CPU steps (mean 1) */

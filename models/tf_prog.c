@@ -100,7 +100,7 @@ void tf_prog_build(tf_prog *g, const tf_params *p)
     double pre = p->cpu_request * p->cpu_split, post = p->cpu_request - pre;
     memset(g, 0, sizeof(tf_prog) * TF_EP_N);
     /* checkout: validate; hold; save session; respond */
-    emit(&g[TF_EP_CHECKOUT], TF_U_CPU, 0, pre);
+    emit(&g[TF_EP_CHECKOUT], TF_U_CPU, 0, pre + p->cpu_checkout);
     emit_hold(&g[TF_EP_CHECKOUT], p);
     int jump = g[TF_EP_CHECKOUT].n;
     emit(&g[TF_EP_CHECKOUT], TF_U_JSOLD, 0, 0);
