@@ -50,7 +50,7 @@ int cmd_diff(int argc, char **argv)
 {
     const char *cmd = "diff";
     sim_rng_setup();
-    cli_opts o = {NULL, SIM_FMT_TEXT, NULL, NULL, 0};
+    cli_opts o = {.format = SIM_FMT_TEXT};
     sim_cfg *ov = sim_cfg_new(), *ca = NULL, *cb = NULL;
     const char *pa = NULL, *pb = NULL;
     int rc = EXIT_OK, all = 0;
@@ -92,6 +92,8 @@ int cmd_diff(int argc, char **argv)
         rc = cli_fail(cmd, &err);
         goto out;
     }
+    if (o.jobs)
+        a.plan.jobs = o.jobs;
     /* common random numbers: B runs with A's seed and replication count */
     b.seed = a.seed;
     b.plan = a.plan;

@@ -6,7 +6,6 @@
 #include "cli/cli.h"
 #include "cli/cli_scenario.h"
 #include "cli/cli_sweep.h"
-#include "models/mdl_sweep.h"
 #include "sim/sim_rng.h"
 
 const char cmd_plan_usage[] =
@@ -31,7 +30,7 @@ int cmd_plan(int argc, char **argv)
 {
     const char *cmd = "plan";
     sim_rng_setup();
-    cli_opts o = {NULL, SIM_FMT_TEXT, NULL, NULL, 0};
+    cli_opts o = {.format = SIM_FMT_TEXT};
     sim_cfg *cfg = sim_cfg_new(), *ov = sim_cfg_new();
     const char *vary = NULL, *phase = NULL;
     double target = NAN, p99max = INFINITY;
@@ -86,31 +85,36 @@ int cmd_plan(int argc, char **argv)
     }
     sim_err err;
     sim_err_clear(&err);
-    if (cli_sweep_prepare(cmd, &o, cfg, ov, vary, &sw, &err)) {
+    if (cli_sweep_prepare(&o, cfg, ov, vary, &sw, &err) || cli_sweep_run(cmd, &o, cfg, &sw, &err)) {
         rc = cli_fail(cmd, &err);
         goto out;
     }
-    mdl_sweep_run(cfg, sw.key, sw.pts, sw.n, sw.jobs, NULL, NULL, &err);
-    /* find the row: by name, in any scope that has a throughput metric */
+    /* find the row: by name, in any scope that has a throughput */
     const char *scope = NULL;
     for (size_t i = 0; i < sw.n && !scope; i++) {
-        const sim_layout *l = &sw.pts[i].layout;
-        for (size_t k = 0; k < l->n; k++) {
-            const sim_metric *m = &l->m[k];
-            if (strcmp(m->metric, "throughput"))
+        const sim_table *pt = sw.tables[i];
+        if (!pt)
+            continue;
+        int cs = sim_table_find_col(pt, "scope"), cn = sim_table_find_col(pt, "name");
+        int cx = sim_table_find_col(pt, "throughput");
+        for (int r = 0; cs >= 0 && cn >= 0 && cx >= 0 && r < sim_table_nrows(pt); r++) {
+            const char *s = NULL, *n = NULL;
+            sim_table_cell(pt, r, cs, NULL, &s);
+            sim_table_cell(pt, r, cn, NULL, &n);
+            if (!s || !n || sim_table_cell(pt, r, cx, NULL, NULL) != 1)
                 continue;
-            if ((phase && !strcmp(m->name, phase)) ||
-                (!phase && (!strcmp(m->scope, "phase") || !strcmp(m->scope, "network")))) {
-                scope = m->scope;
-                phase = phase ? phase : m->name;
+            if ((phase && !strcmp(n, phase)) ||
+                (!phase && (!strcmp(s, "phase") || !strcmp(s, "network")))) {
+                scope = s;
+                phase = phase ? phase : n;
                 break;
             }
         }
     }
     if (!scope) {
         for (size_t i = 0; i < sw.n; i++)
-            if (sw.pts[i].status) {
-                rc = cli_fail(cmd, &sw.pts[i].err);
+            if (sw.status[i]) {
+                rc = cli_fail(cmd, &sw.errs[i]);
                 goto out;
             }
         rc = cli_usage_error(cmd, "--phase %s: no such phase or station in the results",
@@ -124,8 +128,8 @@ int cmd_plan(int argc, char **argv)
     int clc = sim_table_col(t, "p99_ci", "%.3g"), cm = sim_table_col(t, "meets", NULL);
     long pick = -1;
     for (size_t i = 0; i < sw.n; i++) {
-        if (sw.pts[i].status) {
-            fprintf(stderr, "tfsim plan: %s=%s: %s\n", sw.key, sw.pts[i].value, sw.pts[i].err.msg);
+        if (sw.status[i]) {
+            fprintf(stderr, "tfsim plan: %s=%s: %s\n", sw.key, sw.values[i], sw.errs[i].msg);
             rc = EXIT_FAIL;
             continue;
         }
@@ -135,7 +139,7 @@ int cmd_plan(int argc, char **argv)
         double xlo = x - (isnan(xh) ? 0 : xh), lhi = l + (isnan(lh) ? 0 : lh);
         int meets = xlo >= target && (!isfinite(p99max) || lhi <= p99max);
         sim_table_row(t);
-        sim_table_str(t, ck, sw.pts[i].value);
+        sim_table_str(t, ck, sw.values[i]);
         sim_table_num(t, cx, x);
         sim_table_num(t, cxc, xh);
         sim_table_num(t, cl, l);
@@ -156,7 +160,7 @@ int cmd_plan(int argc, char **argv)
     FILE *nf = o.format == SIM_FMT_TEXT ? stdout : stderr;
     if (pick >= 0) {
         fprintf(nf, "%scheapest setting that meets the target: %s=%s\n",
-                o.format == SIM_FMT_TEXT ? "\n" : "", sw.key, sw.pts[pick].value);
+                o.format == SIM_FMT_TEXT ? "\n" : "", sw.key, sw.values[pick]);
     } else {
         fprintf(nf, "%sno setting in the list meets the target\n",
                 o.format == SIM_FMT_TEXT ? "\n" : "");
