@@ -90,6 +90,19 @@ if cmp -s "$sdir/full.txt" "$tmp/out"; then ok; else bad "resumed sweep text dif
 expect 0 "sweep with another seed" -- "$TFSIM" sweep $mm1 --vary arrivals.rate=0.5,0.6 --reps 2 --set queueing.customers=2000 --db "$sdir/kill.db" --seed 7
 if [ "$(q "$sdir/kill.db" "SELECT count(*) FROM sweeps")" = 2 ]; then ok; else bad "another sweep was not stored as a new sweep"; fi
 
+# the report shows what run and sweep store: a TigerFans sweep over the
+# concurrency gets its four charts, a standalone run its two bar charts
+expect 0 "sweep --db for the report" -- "$TFSIM" sweep configs/tigerfans/tb_redis.ini --vary client.concurrency=1,10,50 --reps 2 --db "$sdir/rep.db"
+expect 0 "run --db for the report" -- "$TFSIM" run configs/tigerfans/pg_pg.ini --reps 2 --db "$sdir/rep.db"
+expect 0 "report of stored runs and sweeps" -- "$TFSIM" report "$sdir/rep.db" -o "$sdir/rep.html"
+for title in "Throughput vs client.concurrency" "Utilisation by component vs client.concurrency" \
+    "TigerBeetle batch size vs client.concurrency" "Latency percentiles vs client.concurrency" \
+    "Throughput by phase" "Utilisation by component<"; do
+    if grep -q "$title" "$sdir/rep.html"; then ok; else bad "report of stored results lacks the chart '$title'"; fi
+done
+n=$(grep -o '<svg' "$sdir/rep.html" | wc -l)
+if [ "$n" -eq 6 ]; then ok; else bad "report of stored results: $n SVG charts, expected 6"; fi
+
 # plan --db stores its points as a sweep, and resumes the same way
 set -- plan $mm1 --vary arrivals.rate=0.5,0.6,0.7 --target-throughput 0.55 --reps 2 --set queueing.customers=2000 --phase server --format csv
 expect 0 "plan --db" -- "$TFSIM" "$@" --db "$sdir/plan.db"
