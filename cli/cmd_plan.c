@@ -11,20 +11,27 @@
 const char cmd_plan_usage[] =
     "usage: tfsim plan CONFIG --vary SECTION.KEY=VALUES --target-throughput X\n"
     "                  [--p99 SECONDS] [--phase NAME] [--set S.K=V]... [--reps N]\n"
-    "                  [--jobs N] [--format text|csv|json]\n"
+    "                  [--seed N] [--jobs N] [--format text|csv|json] [--db FILE]\n"
     "\n"
     "Capacity planning: simulate every setting in VALUES (cheapest first, e.g.\n"
     "1..8 workers) and report the first one whose throughput for the phase (or\n"
     "station) meets the target with confidence (lower CI bound >= X) and whose\n"
     "p99 latency, if asked, stays below the limit (upper CI bound <= Y).  The\n"
     "table shows the evidence for every setting.  Exit status 0 when a setting\n"
-    "meets the target, 1 when none does.\n"
+    "meets the target, 1 when none does (or a setting failed to run).\n"
+    "\n"
+    "--db FILE stores the settings as a sweep in the results database, exactly as\n"
+    "tfsim sweep --db does (see tfsim sweep --help): an interrupted plan resumes,\n"
+    "and a plan over the points of a stored sweep reads them instead of\n"
+    "simulating them again.\n"
     "\n"
     "examples:\n"
     "  tfsim plan configs/tigerfans/tb_redis.ini --vary server.workers=1..8 \\\n"
     "      --target-throughput 2000 --p99 0.05 --phase checkout --set client.concurrency=50\n"
     "  tfsim plan configs/queueing/mmc.ini --vary station.server.servers=3..6 \\\n"
-    "      --target-throughput 2.7 --p99 5 --phase server\n";
+    "      --target-throughput 2.7 --p99 5 --phase server\n"
+    "  tfsim plan configs/tigerfans/whatif/compiled_server.ini --vary server.workers=1..6 \\\n"
+    "      --target-throughput 1500 --phase reserve --db results.db\n";
 
 int cmd_plan(int argc, char **argv)
 {
@@ -166,6 +173,10 @@ int cmd_plan(int argc, char **argv)
                 o.format == SIM_FMT_TEXT ? "\n" : "");
         if (rc == EXIT_OK)
             rc = EXIT_FAIL;
+    }
+    if (sw.store_failed) {
+        fprintf(stderr, "tfsim plan: results printed but not all stored: %s\n", sw.store_err.msg);
+        rc = EXIT_FAIL;
     }
 out:
     cli_sweep_fini(&sw);

@@ -27,6 +27,14 @@ expect 0 "run --db --jobs" -- "$TFSIM" run $mm1 --reps 2 --set queueing.customer
 h=$(q "$sdir/run.db" "SELECT count(DISTINCT config_hash) || '/' || count(DISTINCT overrides) FROM runs")
 if [ "$h" = "1/1" ]; then ok; else bad "--jobs changed the manifest (hashes/overrides: $h)"; fi
 
+# diff --db stores the comparison table as one run
+expect 0 "diff --db" -- "$TFSIM" diff $mm1 configs/queueing/md1.ini --reps 2 --set queueing.customers=2000 --format csv --db "$sdir/run.db"
+cp "$tmp/out" "$sdir/diff.csv"
+expect 0 "export the stored diff" -- "$TFSIM" export "$sdir/run.db" --run 4 --format csv
+if cmp -s "$sdir/diff.csv" "$tmp/out"; then ok; else bad "diff --db: stored table differs from the printed one"; fi
+m=$(q "$sdir/run.db" "SELECT command, title, replications, config LIKE '%mm1.ini%md1.ini%' FROM runs WHERE id = 4")
+if [ "$m" = "diff|$mm1 vs configs/queueing/md1.ini|2|1" ]; then ok; else bad "diff manifest: got '$m'"; fi
+
 # database errors: results first, then a clear message and exit 1
 printf 'not a database, only text long enough to be read as a header\n' >"$sdir/junk.db"
 expect 1 "run --db into a non-database" -- "$TFSIM" run $mm1 --reps 2 --set queueing.customers=5000 --format csv --db "$sdir/junk.db"
@@ -110,5 +118,7 @@ cp "$tmp/out" "$sdir/plan.csv"
 expect 0 "plan --db again" -- "$TFSIM" "$@" --db "$sdir/plan.db"
 expect_err "3 of 3 points stored" "plan --db resumes"
 if cmp -s "$sdir/plan.csv" "$tmp/out" && [ "$(q "$sdir/plan.db" "SELECT count(*) FROM runs")" = 3 ]; then ok; else bad "plan --db resume"; fi
+expect 0 "sweep over the plan's points" -- "$TFSIM" sweep $mm1 --vary arrivals.rate=0.5,0.6,0.7 --reps 2 --set queueing.customers=2000 --db "$sdir/plan.db" --jobs 2
+expect_err "3 of 3 points stored" "a sweep reads the points a plan stored"
 
 fi
