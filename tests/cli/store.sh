@@ -98,6 +98,14 @@ if cmp -s "$sdir/full.txt" "$tmp/out"; then ok; else bad "resumed sweep text dif
 expect 0 "sweep with another seed" -- "$TFSIM" sweep $mm1 --vary arrivals.rate=0.5,0.6 --reps 2 --set queueing.customers=2000 --db "$sdir/kill.db" --seed 7
 if [ "$(q "$sdir/kill.db" "SELECT count(*) FROM sweeps")" = 2 ]; then ok; else bad "another sweep was not stored as a new sweep"; fi
 
+# a point that fails is reported, not stored, and tried again on resume
+set -- sweep $mm1 --vary queueing.customers=100,100000 --set run.max_events=50000 --set queueing.warmup=0 --reps 2 --format csv
+expect 1 "sweep --db with a failing point" -- "$TFSIM" "$@" --db "$sdir/fail.db"
+expect_err "queueing.customers=100000: .*run.max_events" "failing point: message"
+expect_out "^100," "failing point: the other point is printed"
+expect 1 "resume a sweep with a failing point" -- "$TFSIM" "$@" --db "$sdir/fail.db"
+expect_err "1 of 2 points stored" "failing point: not stored, run again"
+
 # the report shows what run and sweep store: a TigerFans sweep over the
 # concurrency gets its four charts, a standalone run its two bar charts
 expect 0 "sweep --db for the report" -- "$TFSIM" sweep configs/tigerfans/tb_redis.ini --vary client.concurrency=1,10,50 --reps 2 --db "$sdir/rep.db"
