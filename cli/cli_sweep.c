@@ -328,7 +328,8 @@ static int wide_metric(const char *scope, const char *metric, int *with_ci)
             *with_ci = 1;
             return 1;
         }
-        return !strcmp(metric, "p99") || (!strcmp(scope, "station") && !strcmp(metric, "utilisation"));
+        return !strcmp(metric, "p99") ||
+               (!strcmp(scope, "station") && !strcmp(metric, "utilisation"));
     }
     if (!strcmp(scope, "component"))
         return !strcmp(metric, "utilisation");

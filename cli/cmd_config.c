@@ -26,7 +26,7 @@ const char cmd_config_usage[] =
     "  --format F            markdown (default), csv (one header line, one row per\n"
     "                        key) or json\n"
     "  --update-readme FILE  replace the lines between the marker lines\n"
-    "                        " "<!-- config-ref:begin -->" " and " "<!-- config-ref:end -->" "\n"
+    "                        <!-- config-ref:begin --> and <!-- config-ref:end -->\n"
     "                        in FILE with the Markdown reference (through a\n"
     "                        temporary file, renamed over FILE)\n"
     "\n"

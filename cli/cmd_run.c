@@ -112,8 +112,9 @@ int cmd_run(int argc, char **argv)
         rc = cli_fail(cmd, &err);
     } else {
         if (o.format == SIM_FMT_TEXT)
-            printf("%s: %s model, %u replications, seed %llu\n\n", o.config ? o.config : "(defaults)",
-                   sc.type->name, res.reps, (unsigned long long)sc.seed);
+            printf("%s: %s model, %u replications, seed %llu\n\n",
+                   o.config ? o.config : "(defaults)", sc.type->name, res.reps,
+                   (unsigned long long)sc.seed);
         if (sim_table_print(t, o.format, stdout)) {
             fprintf(stderr, "tfsim run: write error on standard output\n");
             rc = EXIT_FAIL;
