@@ -280,7 +280,7 @@ static void test_cannot_open(void **state)
     (void)state;
     sim_err err = {0};
     assert_null(val_samples_open(path_of("missing.csv"), &err));
-    assert_int_equal(err.code, SIM_EFAIL);
+    assert_int_equal(err.code, SIM_EINPUT);
     assert_non_null(strstr(err.msg, "missing.csv: cannot open"));
     sim_err_clear(&err);
     assert_null(val_samples_create("/nonexistent-dir/x.csv", &err));

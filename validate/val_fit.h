@@ -126,9 +126,9 @@ typedef struct val_fit_result {
 
 /* Read path (a samples CSV; "-" = stdin) and fit every group.  Returns a
  * result owned by the caller (val_fit_result_free) or NULL: SIM_EINPUT
- * for a bad file ("file:line: column: message") or a group too small to
- * fit ("file: operation at concurrency C: ..."), SIM_EFAIL if the file
- * cannot be read. */
+ * for a missing or bad file ("file:line: column: message") or when no
+ * group has VAL_FIT_MIN_N samples; SIM_EFAIL on a read error.  Smaller
+ * groups are kept with rep.chosen = -1 (listed, not fitted). */
 val_fit_result *val_fit_file(const char *path, const val_fit_opts *o, sim_err *err);
 void val_fit_result_free(val_fit_result *r);
 

@@ -252,7 +252,7 @@ val_samples_reader *val_samples_open(const char *path, sim_err *err)
         r->own_f = 1;
         r->name = strdup(path);
         if (!r->f) {
-            sim_err_set(err, SIM_EFAIL, "%s: cannot open: %s", path, strerror(errno));
+            sim_err_set(err, SIM_EINPUT, "%s: cannot open: %s", path, strerror(errno));
             free(r->name);
             free(r);
             return NULL;

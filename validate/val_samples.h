@@ -70,8 +70,8 @@ int val_samples_close(val_samples_writer *w, sim_err *err);
 typedef struct val_samples_reader val_samples_reader;
 
 /* Open path ("-" = standard input) and check its header.  Returns a reader
- * owned by the caller (val_samples_reader_free), or NULL with the error in
- * err (SIM_EINPUT for a bad header, SIM_EFAIL when it cannot be opened). */
+ * owned by the caller (val_samples_reader_free), or NULL with SIM_EINPUT in
+ * err (the file cannot be opened, or its header is wrong). */
 val_samples_reader *val_samples_open(const char *path, sim_err *err);
 
 /* Read the next row into *s.  Returns 1 with a row, 0 at the end of the
