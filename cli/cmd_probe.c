@@ -37,7 +37,7 @@ const char cmd_probe_usage[] =
     "Common options:\n"
     "  --concurrency LIST  concurrency levels (default 1,4,16,64; at most 1024)\n"
     "  --count N           recorded operations per phase (default 1000)\n"
-    "  --seconds T         record for T per phase instead (e.g. 10s, 500ms)\n"
+    "  --seconds T         record for T per phase instead of --count (e.g. 10s)\n"
     "  --warmup N          unrecorded operations first, per phase (default 100)\n"
     "  --timeout T         allowed for a connection and for each reply (default 5s)\n"
     "  --ops LIST          only these operations (names without the backend prefix;\n"

@@ -70,13 +70,15 @@ secret() {
     od -An -N12 -tx1 /dev/urandom | tr -d ' \n'
 }
 
-# Run a command as the user that owns the PostgreSQL cluster.
+# Run a command as the user that owns the PostgreSQL cluster, from DIR (so
+# that PostgreSQL's programs never start in a folder their user cannot
+# read, such as root's home when a CI job runs there).
 as_pg() {
     if [ "$(id -u)" -eq 0 ]; then
         if command -v runuser >/dev/null 2>&1; then
-            runuser -u "$PG_OS_USER" -- "$@"
+            (cd "$DIR" && runuser -u "$PG_OS_USER" -- "$@")
         else
-            su -s /bin/sh "$PG_OS_USER" -c '"$0" "$@"' -- "$@"
+            (cd "$DIR" && su -s /bin/sh "$PG_OS_USER" -c '"$0" "$@"' -- "$@")
         fi
     else
         "$@"
