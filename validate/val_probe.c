@@ -214,11 +214,6 @@ void val_probe_phase_end(val_probe_result *r, const val_probe_opts *o, double wa
         o->progress(o->progress_ctx, p->op, p->level, p->w.n, wall_s);
 }
 
-uint64_t val_probe_phase_n(const val_probe_result *r)
-{
-    return r->n ? r->ph[r->n - 1].w.n : 0;
-}
-
 sim_table *val_probe_table(const val_probe_result *r, const char *level_name)
 {
     sim_table *t = sim_table_new("probe summary");

@@ -97,8 +97,6 @@ int val_probe_record(val_probe_result *r, const val_probe_opts *o, double latenc
 /* End the current phase; wall_s = its measured duration (first recorded
  * start to last completion).  Calls o->progress. */
 void val_probe_phase_end(val_probe_result *r, const val_probe_opts *o, double wall_s);
-/* Operations recorded in the current phase. */
-uint64_t val_probe_phase_n(const val_probe_result *r);
 
 /* Summary table: operation, concurrency (or the given level name),
  * n, mean_ms, p50_ms, p99_ms, max_ms, ops_per_s; one row per phase with at
