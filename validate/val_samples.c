@@ -144,7 +144,7 @@ struct val_samples_reader {
     /* the row being assembled */
     char field[NCOLS][VAL_SAMPLES_MAX_ROW];
     size_t nfields;
-    int too_many, too_long;
+    int too_long;
     /* a completed row waiting for val_samples_next */
     int have_row, header_done;
     val_sample row;
@@ -155,8 +155,7 @@ static void on_field(void *s, size_t len, void *data)
 {
     val_samples_reader *r = data;
     if (r->nfields >= NCOLS) {
-        r->too_many = 1;
-        r->nfields++;
+        r->nfields++;  /* counted for the message, not kept */
         return;
     }
     if (len >= VAL_SAMPLES_MAX_ROW) {
@@ -236,7 +235,6 @@ static void on_row(int term, void *data)
     if (!r->failed)
         check_row(r);
     r->nfields = 0;
-    r->too_many = 0;
     r->too_long = 0;
 }
 
