@@ -402,8 +402,8 @@ static int start_op(pprobe *p, pconn *k, unsigned i, int op, val_probe_pace *pac
     *started = 1;
     char why[600];
     if (send_step(p, k) != 1)
-        return fail(p, err, "connection %u: sending %s failed: %s", i, val_probe_pg_ops[op],
-                    one_line(PQerrorMessage(k->c), why, sizeof why));
+        return fail(p, err, "connection %u: %s failed after %llu operations: %s", i, val_probe_pg_ops[op],
+                    (unsigned long long)p->ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
     return SIM_OK;
 }
 
@@ -448,8 +448,8 @@ static int on_ready(pprobe *p, pconn *k, unsigned i, short revents, val_probe_pa
         double now = val_probe_mono();
         int s = send_step(p, k);
         if (s < 0)
-            return fail(p, err, "connection %u: sending %s failed: %s", i, op,
-                        one_line(PQerrorMessage(k->c), why, sizeof why));
+            return fail(p, err, "connection %u: %s failed after %llu operations: %s", i, op,
+                        (unsigned long long)p->ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
         if (s == 1) {
             k->deadline = now + p->o->timeout;
             continue;

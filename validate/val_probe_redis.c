@@ -210,8 +210,8 @@ static int send_some(rprobe *p, rconn *k, unsigned i, sim_err *err)
 {
     int done = 0;
     if (redisBufferWrite(k->c, &done) != REDIS_OK)
-        return fail(p, err, "connection %u: sending %s failed: connection lost (%s)", i,
-                    val_probe_redis_ops[k->op],
+        return fail(p, err, "connection %u: %s failed after %llu operations: connection lost (%s)", i,
+                    val_probe_redis_ops[k->op], (unsigned long long)p->ndone,
                     k->c->err == REDIS_ERR_EOF ? "the server closed it" : k->c->errstr);
     k->want_write = !done;
     return SIM_OK;
