@@ -69,8 +69,8 @@ const char cmd_probe_usage[] =
     "tigerbeetle options:\n"
     "  --address A         replica address (default 3000, i.e. 127.0.0.1:3000)\n"
     "  --cluster N         cluster id (default 0)\n"
-    "  --batch-sizes LIST  transfers per request (default 1,8,64,512,4096,8189); the\n"
-    "                      CSV's concurrency column holds the batch size\n"
+    "  --batch-sizes LIST  transfers per request (default 1,8,64,512,4096,8189; also\n"
+    "                      --batch); the CSV's concurrency column holds the batch size\n"
     "\n"
     "Failures (server down, wrong password, server killed or not answering within\n"
     "--timeout) print which server and what failed and exit 1; the samples\n"
@@ -163,7 +163,7 @@ int cmd_probe(int argc, char **argv)
         if (missing)                                                    \
             return cli_usage_error(cmd, "%s: missing value", a);        \
     } while (0)
-        if (FLAG("--concurrency") || (backend == B_TB && FLAG("--batch-sizes"))) {
+        if (FLAG("--concurrency") || (backend == B_TB && (FLAG("--batch-sizes") || FLAG("--batch")))) {
             NEED();
             unsigned max = backend == B_TB ? VAL_TB_BATCH_MAX : VAL_PROBE_MAX_CONC;
             if (val_probe_parse_levels(v, max, &o, why, sizeof why))
