@@ -51,7 +51,7 @@ int sim_run(sim *s, double t_end)
     for (;;) {
         if (s->cal.n == 0)
             return SIM_RUN_EMPTY;
-        if (s->cal.heap[0].t > t_end) {
+        if (sim_calendar_peek_time(&s->cal) > t_end) {
             s->now = t_end;
             return SIM_RUN_TIME;
         }

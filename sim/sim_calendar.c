@@ -21,9 +21,13 @@ void sim_calendar_fini(sim_calendar *c)
 
 void sim_calendar_clear(sim_calendar *c) { c->n = 0; }
 
-static inline int less(const sim_event *a, const sim_event *b)
+/* Ordered bits of t (see the header); -0 becomes +0 first. */
+static inline uint64_t time_bits(double t)
 {
-    return a->t < b->t || (a->t == b->t && a->key < b->key);
+    t += 0.0;
+    uint64_t b;
+    memcpy(&b, &t, sizeof b);
+    return (b >> 63) ? ~b : b ^ (UINT64_C(1) << 63);
 }
 
 uint64_t sim_calendar_push(sim_calendar *c, double t, unsigned prio, sim_fn fn, void *obj)
@@ -36,12 +40,12 @@ uint64_t sim_calendar_push(sim_calendar *c, double t, unsigned prio, sim_fn fn, 
         assert(c->heap && "out of memory");
     }
     uint64_t seq = c->seq++;
-    sim_event e = {t, ((uint64_t)prio << 48) | seq, fn, obj};
+    sim_cal_node e = {(sim_cal_key)time_bits(t) << 64 | ((uint64_t)prio << 48 | seq), fn, obj};
     size_t i = c->n++;
-    sim_event *h = c->heap;
+    sim_cal_node *h = c->heap;
     while (i > 0) {
-        size_t p = (i - 1) / 2;
-        if (!less(&e, &h[p]))
+        size_t p = (i - 1) / 4;
+        if (!(e.k < h[p].k))
             break;
         h[i] = h[p];
         i = p;
@@ -50,34 +54,56 @@ uint64_t sim_calendar_push(sim_calendar *c, double t, unsigned prio, sim_fn fn, 
     return seq;
 }
 
+/* Heaps above this many nodes (256 KiB) no longer fit in the inner caches:
+ * pop then prefetches the grandchildren while it compares the children. */
+#define PREFETCH_ABOVE 8192
+
 int sim_calendar_pop(sim_calendar *c, sim_event *out)
 {
     if (c->n == 0)
         return 0;
-    sim_event *h = c->heap;
-    *out = h[0];
-    sim_event last = h[--c->n];
+    sim_cal_node *h = c->heap;
+    out->t = sim_calendar_time_of((uint64_t)(h[0].k >> 64));
+    out->key = (uint64_t)h[0].k;
+    out->fn = h[0].fn;
+    out->obj = h[0].obj;
+    sim_cal_node last = h[--c->n];
     size_t n = c->n, i = 0;
     if (n == 0)
         return 1;
+    int prefetch = n > PREFETCH_ABOVE;
+    /* Nodes with four children: the least child is found by two pairwise
+     * minima, branch-free, then the hole moves down while that child is
+     * less than the node being placed. */
     for (;;) {
-        size_t l = 2 * i + 1;
-        if (l >= n)
+        size_t l = 4 * i + 1;
+        if (l + 3 >= n)
             break;
-        size_t m = l;
-        if (l + 1 < n && less(&h[l + 1], &h[l]))
-            m = l + 1;
-        if (!less(&h[m], &last))
-            break;
+        if (prefetch)
+            for (size_t g = 4 * l + 1, k = 0; k < 16 && g + k < n; k += 2)
+                __builtin_prefetch(&h[g + k]);
+        size_t a = l + (h[l + 1].k < h[l].k);
+        size_t b = l + 2 + (h[l + 3].k < h[l + 2].k);
+        size_t m = h[b].k < h[a].k ? b : a;
+        if (!(h[m].k < last.k)) {
+            h[i] = last;
+            return 1;
+        }
         h[i] = h[m];
         i = m;
     }
+    /* The last inner node may have one to three children. */
+    size_t l = 4 * i + 1;
+    if (l < n) {
+        size_t m = l;
+        for (size_t k = l + 1; k < n; k++)
+            if (h[k].k < h[m].k)
+                m = k;
+        if (h[m].k < last.k) {
+            h[i] = h[m];
+            i = m;
+        }
+    }
     h[i] = last;
     return 1;
-}
-
-double sim_calendar_peek_time(const sim_calendar *c)
-{
-    assert(c->n > 0);
-    return c->heap[0].t;
 }
