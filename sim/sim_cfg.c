@@ -505,6 +505,10 @@ int sim_parse_duration(const char *s, double *seconds, const char **why)
         *why = "unknown time unit (use ns, us, ms, s, min, h)";
         return -1;
     }
+    if (!isfinite(v * f)) {
+        *why = "number out of range";
+        return -1;
+    }
     *seconds = v * f;
     return 0;
 }
@@ -526,6 +530,10 @@ int sim_parse_rate(const char *s, double *per_second, const char **why)
         f = 1.0 / 3600;
     else {
         *why = "unknown rate unit (use /s, /ms, /min, /h)";
+        return -1;
+    }
+    if (!isfinite(v * f)) {
+        *why = "number out of range";
         return -1;
     }
     *per_second = v * f;
