@@ -52,7 +52,8 @@ int sim_run(sim *s, double t_end)
         if (s->cal.n == 0)
             return SIM_RUN_EMPTY;
         if (sim_calendar_peek_time(&s->cal) > t_end) {
-            s->now = t_end;
+            if (t_end > s->now) /* a t_end in the past must not turn the clock back */
+                s->now = t_end;
             return SIM_RUN_TIME;
         }
         if (s->max_events && s->nevents >= s->max_events)
