@@ -8,6 +8,7 @@
  *   exp   exp(1) from GSL's MT19937 (what a model pays for a draw);
  *   cheap uniform on [0, 2) from an inlined xorshift64* (mean 1 as well),
  *         so that the figure is the calendar's own cost.
+ * A first line times the exp(1) draws alone.
  * Peak memory is getrusage's ru_maxrss, the high-water mark of the whole
  * process so far (cases run from small to large).
  * Target (issue 2): >= 20 million events/s at 1e3 pending.
@@ -86,10 +87,25 @@ static double hold(size_t pending, uint64_t holds, int use_gsl, gsl_rng *r, doub
     return (double)holds / dt;
 }
 
+/* The exp(1) draws alone, to show what part of the first figure they take. */
+static double draws_only(uint64_t n, gsl_rng *r, double *check)
+{
+    double sum = 0, t0 = now_s();
+    for (uint64_t i = 0; i < n; i++)
+        sum += gsl_ran_exponential(r, 1.0);
+    double dt = now_s() - t0;
+    *check = sum;
+    return (double)n / dt;
+}
+
 int main(void)
 {
     sim_rng_setup();
     gsl_rng *r = sim_rng_new(1, 0, 0);
+    double chk;
+    double dps = draws_only(20000000, r, &chk);
+    printf("bench_calendar: exp(1)/MT19937 draws alone: %6.2f M draws/s (%.1f ns each; check %.3g)\n",
+           dps / 1e6, 1e9 / dps, chk);
     static const struct {
         size_t pending;
         uint64_t holds;

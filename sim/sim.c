@@ -49,7 +49,7 @@ int sim_run(sim *s, double t_end)
     sim_event e;
     s->stop = 0;
     for (;;) {
-        if (s->cal.n == 0)
+        if (sim_calendar_size(&s->cal) == 0)
             return SIM_RUN_EMPTY;
         if (sim_calendar_peek_time(&s->cal) > t_end) {
             if (t_end > s->now) /* a t_end in the past must not turn the clock back */

@@ -6,7 +6,11 @@
  * to the earlier insertion (as libuv's timer heap breaks ties by start_id),
  * so the same inputs always give the same order.
  *
- * Invariants: heap[0] is the least node.  A node's 128-bit key is
+ * Invariants: heap[0] is the least node, unless `hole` is set: pop leaves
+ * the root empty (hole) and the next push fills it with one sift-down, so
+ * the usual step of a simulation (pop an event, schedule one) costs one
+ * sift instead of two; the next pop or peek fills a hole still open with
+ * the last node.  A node's 128-bit key is
  * (ordered bits of t) << 64 | prio << 48 | seq, so one unsigned comparison
  * compares (t, prio, seq): the ordered bits of a double are its IEEE bits
  * with the sign bit flipped for t >= 0 and all bits flipped for t < 0, which
@@ -15,9 +19,9 @@
  * pushes per calendar at most, asserted).  The array grows by doubling and
  * never shrinks: after warm-up no push allocates.
  * Cost: push and pop O(log4 n) with 32-byte nodes moved by hole sifting;
- * pop picks the least of four children without branches and, on heaps
- * larger than the caches, prefetches the grandchildren; memory 32 bytes per
- * pending event.  There is no cancel: owners mark stale events themselves
+ * a sift down picks the least of four children without branches and, on
+ * heaps larger than the caches, prefetches the grandchildren; memory 32
+ * bytes per pending event.  (bench/bench_calendar.c: hold model.)  There is no cancel: owners mark stale events themselves
  * (compare sim_calendar's returned seq, see sim_ps.c).
  * Uses the GCC/Clang extension unsigned __int128 (64-bit targets).
  */
@@ -54,8 +58,10 @@ typedef struct sim_cal_node {
 
 typedef struct sim_calendar {
     sim_cal_node *heap;
-    size_t n, cap;
+    size_t n;      /* nodes in heap[], counting an empty root (hole) */
+    size_t cap;
     uint64_t seq;
+    int hole;      /* heap[0] has been popped and not refilled yet */
 } sim_calendar;
 
 /* Initialise caller-provided storage with room for cap_hint events (>= 1). */
@@ -70,7 +76,11 @@ uint64_t sim_calendar_push(sim_calendar *c, double t, unsigned prio, sim_fn fn, 
 /* Remove the least event into *out; returns 0 if the calendar is empty. */
 int sim_calendar_pop(sim_calendar *c, sim_event *out);
 
-static inline size_t sim_calendar_size(const sim_calendar *c) { return c->n; }
+static inline size_t sim_calendar_size(const sim_calendar *c) { return c->n - (size_t)c->hole; }
+
+/* Fill the root left empty by the last pop, if it still is, with the last
+ * node (pop and peek do this themselves). */
+void sim_calendar_fill_hole(sim_calendar *c);
 
 /* The double whose ordered bits (see above) are u. */
 static inline double sim_calendar_time_of(uint64_t u)
@@ -81,9 +91,12 @@ static inline double sim_calendar_time_of(uint64_t u)
     return t;
 }
 
-/* Time of the least event (the calendar must not be empty). */
-static inline double sim_calendar_peek_time(const sim_calendar *c)
+/* Time of the least event (the calendar must not be empty).  Not const:
+ * it may fill the hole left by the last pop. */
+static inline double sim_calendar_peek_time(sim_calendar *c)
 {
+    if (c->hole)
+        sim_calendar_fill_hole(c);
     assert(c->n > 0);
     return sim_calendar_time_of((uint64_t)(c->heap[0].k >> 64));
 }

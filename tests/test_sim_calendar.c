@@ -116,14 +116,16 @@ static void pair_pop(pair *p)
         assert_int_equal(sim_calendar_pop(&p->c, &e), 0);
         return;
     }
-    double peek = sim_calendar_peek_time(&p->c);
+    /* peek on every third pop only, so that pops also meet the root left
+     * empty by the previous pop (peek fills it) */
+    double peek = p->pops % 3 == 0 ? sim_calendar_peek_time(&p->c) : NAN;
     twin_ev x = twin_pop(&p->w);
     assert_int_equal(sim_calendar_pop(&p->c, &e), 1);
     if (e.t != x.t || (e.key & SIM_SEQ_MASK) != x.seq || (e.key >> 48) != x.prio)
         fail_msg("pop %llu: got (t=%.17g, prio=%llu, seq=%llu), twin says (t=%.17g, prio=%u, seq=%llu)",
                  (unsigned long long)p->pops, e.t, (unsigned long long)(e.key >> 48),
                  (unsigned long long)(e.key & SIM_SEQ_MASK), x.t, x.prio, (unsigned long long)x.seq);
-    assert_true(peek == e.t);
+    assert_true(isnan(peek) || peek == e.t);
     assert_ptr_equal(e.obj, (void *)(uintptr_t)(x.seq + 1));
     assert_true(e.fn == ((x.seq & 1) ? fn_b : fn_a));
     assert_int_equal(sim_calendar_size(&p->c), p->w.n);
