@@ -684,7 +684,7 @@ static int parse_value(const sim_cfg_key *k, const char *section, const char *te
             return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: %s is out of range [%g, %g]%s%s", loc,
                                section, k->key, text, k->min, k->max, k->unit ? " " : "",
                                k->unit ? k->unit : "");
-        if (k->type == SIM_CFG_INT && (v > LONG_MAX / 2 || v < LONG_MIN / 2))
+        if (k->type == SIM_CFG_INT && (v > (double)(LONG_MAX / 2) || v < (double)(LONG_MIN / 2)))
             return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: integer out of range", loc, section,
                                k->key);
     }
