@@ -68,7 +68,7 @@ int sim_run(sim *s, double t_end)
             if (hook)
                 hook(atomic_fetch_add(&progress_total, 1u << 20) + (1u << 20));
         }
-        if (s->max_pending && s->cal.n > s->max_pending)
+        if (s->max_pending && sim_calendar_size(&s->cal) > s->max_pending)
             return SIM_RUN_MEMORY;
         if (s->stop)
             return SIM_RUN_STOPPED;

@@ -1,6 +1,6 @@
 /* Tests for sim.c: event order with equal times and priorities, events
  * scheduled from callbacks, the max_events and t_end bounds, sim_stop,
- * the progress callback, sim_reset, cur_seq. */
+ * max_pending, the progress hook, sim_reset, cur_seq. */
 #include "tests/test_util.h"
 
 #include "sim/sim.h"
@@ -181,25 +181,50 @@ static void tick(sim *s, void *obj)
 
 static int nprogress;
 static uint64_t progress_at[4];
-static void progress(const sim *s, void *ctx)
+static void progress(uint64_t total)
 {
-    assert_ptr_equal(ctx, &nprogress);
-    progress_at[nprogress++] = s->nevents;
+    if (nprogress < 4)
+        progress_at[nprogress] = total;
+    nprogress++;
 }
 
+/* The process-wide progress hook: called every 2^20 events of a run loop
+ * with the running total (the earlier tests here ran far fewer events, so
+ * they added nothing). */
 static void test_progress(void **state)
 {
     (void)state;
     sim s;
     sim_init(&s, 4);
-    s.progress = progress;
-    s.progress_ctx = &nprogress;
-    ticks_left = 2 * (UINT64_C(1) << 22) + 3;
+    sim_set_progress_hook(progress);
+    ticks_left = 2 * (UINT64_C(1) << 20) + 3;
     sim_at(&s, 0, 0, tick, NULL);
     assert_int_equal(sim_run(&s, INFINITY), SIM_RUN_EMPTY);
+    sim_set_progress_hook(NULL);
     assert_int_equal(nprogress, 2);
-    assert_int_equal(progress_at[0], UINT64_C(1) << 22);
-    assert_int_equal(progress_at[1], UINT64_C(2) << 22);
+    assert_int_equal(progress_at[0], UINT64_C(1) << 20);
+    assert_int_equal(progress_at[1], UINT64_C(2) << 20);
+    sim_fini(&s);
+}
+
+/* Each event schedules two: max_pending stops the run with
+ * SIM_RUN_MEMORY once more than that many are pending. */
+static void fork_ev(sim *s, void *obj)
+{
+    sim_after(s, 1, 0, fork_ev, obj);
+    sim_after(s, 1, 0, fork_ev, obj);
+}
+
+static void test_max_pending(void **state)
+{
+    (void)state;
+    sim s;
+    sim_init(&s, 4);
+    s.max_pending = 100;
+    sim_at(&s, 0, 0, fork_ev, NULL);
+    assert_int_equal(sim_run(&s, INFINITY), SIM_RUN_MEMORY);
+    assert_int_equal(sim_calendar_size(&s.cal), 101);
+    assert_int_equal(s.nevents, 100);
     sim_fini(&s);
 }
 
@@ -236,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_t_end),
         cmocka_unit_test(test_stop),
         cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_max_pending),
         cmocka_unit_test(test_reset),
     };
     return cmocka_run_group_tests_name("sim_core", tests, NULL, NULL);
