@@ -11,7 +11,9 @@
  * submission order) gives the next completion.  One calendar event is armed
  * for the earliest completion; when n changes the armed event is left to
  * go stale (its sequence number no longer matches) and a new one is armed.
- * Invariants: V never decreases; jobs finish in order of finish point.
+ * Invariants: V never decreases while jobs are present, and restarts at 0
+ * when the CPU goes idle (no finish points are held then), so that it
+ * stays small and precise; jobs finish in order of finish point.
  * Cost: O(log n) per submit and completion; the job pool grows by doubling
  * and is reused, so steady state does not allocate.
  */
