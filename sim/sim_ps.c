@@ -104,7 +104,10 @@ static void arm(sim_ps *p, sim *s)
     double dt = (p->heap[0].finish - p->v) / rate(p);
     if (dt < 0)
         dt = 0;
+    if (p->is_armed && p->armed_t <= s->now + dt)
+        return; /* the armed event comes first; it re-arms when it fires */
     p->armed = sim_after(s, dt, 0, on_complete, p);
+    p->armed_t = s->now + dt;
     p->is_armed = 1;
 }
 
@@ -120,6 +123,12 @@ static void on_complete(sim *s, void *obj)
     if (!p->is_armed || s->cur_seq != p->armed)
         return; /* stale: the job set changed after this event was armed */
     advance(p, s->now);
+    p->is_armed = 0;
+    double due = s->now + (p->heap[0].finish - p->v) / rate(p);
+    if (due - s->now > 4 * DBL_EPSILON * fmax(1.0, s->now)) {
+        arm(p, s); /* fired early: arrivals slowed the top job down */
+        return;
+    }
     /* The armed event is for the heap top: it leaves now even if rounding
      * left V a hair short; then everything else whose finish point is
      * reached (within a few ulps of rounding) leaves too, in finish order.
