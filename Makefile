@@ -19,7 +19,7 @@ endif
 WARN := -std=c17 -Wall -Wextra -Wshadow -Wstrict-prototypes -Werror
 CPPFLAGS += -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -I. -I$(BUILD) -I/usr/include/postgresql
 CFLAGS += $(WARN) $(OPT)
-LDLIBS := -lgsl -lgslcblas -lcsv -lsqlite3 -lhiredis -lpq -linih -lpthread -lm
+LDLIBS := -lgsl -lgslcblas -lcsv -lsqlite3 -lhiredis -lpq -lpthread -lm
 
 TB_CLIENT_DIR ?=
 ifneq ($(TB_CLIENT_DIR),)

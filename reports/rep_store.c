@@ -431,29 +431,29 @@ fail:
 
 /* ---- open / close ---- */
 
-static int pragma_int(rep_store *s, const char *sql, int *out, sim_err *err)
-{
-    sqlite3_stmt *st = prepare(s, sql, err);
-    if (!st)
-        return err ? err->code : SIM_EFAIL;
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        *out = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_ROW)
-        return db_fail(s, err, "read header");
-    return SIM_OK;
-}
-
 /* Check that the file is a tfsim store of a schema this code reads.
  * *fresh = 1 for an empty database (no tables yet). */
 static int check_header(rep_store *s, int *fresh, sim_err *err)
 {
     int app = 0, ver = 0, ntab = 0;
-    if (pragma_int(s, "PRAGMA application_id", &app, err) ||
-        pragma_int(s, "PRAGMA user_version", &ver, err) ||
-        pragma_int(s, "SELECT count(*) FROM sqlite_schema", &ntab, err))
+    /* One statement, so one snapshot: read one by one, a writer creating
+     * the schema in between made a fresh file look like another program's. */
+    sqlite3_stmt *st = prepare(s,
+                               "SELECT (SELECT application_id FROM pragma_application_id), "
+                               "(SELECT user_version FROM pragma_user_version), "
+                               "(SELECT count(*) FROM sqlite_schema)",
+                               err);
+    if (!st)
         return err ? err->code : SIM_EFAIL;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        app = sqlite3_column_int(st, 0);
+        ver = sqlite3_column_int(st, 1);
+        ntab = sqlite3_column_int(st, 2);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW)
+        return db_fail(s, err, "read header");
     *fresh = 0;
     if (app == 0 && ntab == 0) {
         *fresh = 1;

@@ -3,7 +3,7 @@
 # is missing.  Run as root (or with sudo).  Safe to run again.
 set -eu
 PKGS="build-essential clang libclang-rt-14-dev pkg-config git libgsl-dev libcmocka-dev libcsv-dev
-      libsqlite3-dev libhiredis-dev libpq-dev libinih-dev redis-server postgresql
+      libsqlite3-dev libhiredis-dev libpq-dev redis-server postgresql
       gnuplot-nox valgrind sqlite3 chromium"
 missing=""
 for p in $PKGS; do

@@ -356,8 +356,10 @@ static int writer(const char *p, int first, int n)
     sim_err err;
     sim_err_clear(&err);
     rep_store *s = rep_store_open(p, REP_STORE_WRITE, &err);
-    if (!s)
+    if (!s) {
+        fprintf(stderr, "writer %d: %s\n", first, err.msg);
         return 10;
+    }
     rep_sweep sw = sweep_spec(1);
     int64_t id;
     if (rep_store_sweep_begin(s, &sw, &id, NULL, &err))
