@@ -69,6 +69,7 @@ typedef struct pdef {
 /* The parameters that cannot be measured directly, with bounds. */
 static const pdef defaults[] = {
     {"client.cpu", 2e-5, 5e-3},           {"client.connect_cpu", 1e-5, 5e-2},
+    {"client.connect_crowding", 1e-5, 1},
     {"server.cpu_request", 2e-5, 5e-3},   {"server.cpu_webhook", 1e-6, 5e-3},
     {"server.cpu_checkout", 1e-6, 5e-3},  {"client.crowding", 1e-6, 1},
     {"server.crowding", 1e-6, 1},

@@ -35,6 +35,9 @@ static const sim_cfg_key schema[] = {
      "connection limit of the client (httpx max_connections)"},
     {"client", "connect_cpu", SIM_CFG_DUR, "8.0ms", 0, 1, NULL, "s",
      "client CPU to open a new connection"},
+    {"client", "connect_crowding", SIM_CFG_NUM, "0", 0, 10, NULL, "1/connection",
+     "the cost of opening a connection grows by this fraction per connection already open "
+     "(the client's pool bookkeeping is linear in its connections)"},
     {"client", "succeed_rate", SIM_CFG_NUM, "1", 0, 1, NULL, "fraction",
      "share of webhooks that report a successful payment"},
 
@@ -175,6 +178,7 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         INT("client", "keepalive", &p->keepalive) ||
         INT("client", "max_connections", &p->max_connections) ||
         NUM("client", "connect_cpu", &p->connect_cpu_client) ||
+        NUM("client", "connect_crowding", &p->connect_crowding) ||
         NUM("client", "succeed_rate", &p->succeed_rate) ||
         INT("server", "workers", &p->workers) || NUM("server", "cpu_request", &p->cpu_request) ||
         NUM("server", "cpu_webhook", &p->cpu_webhook) ||

@@ -39,6 +39,7 @@ typedef struct tf_params {
     double client_crowding;      /* relative cost growth per request in flight */
     long keepalive, max_connections;
     double connect_cpu_client, connect_cpu_server;
+    double connect_crowding;     /* client connect cost growth per open connection */
     double succeed_rate;         /* webhook payment success */
 
     /* server */

@@ -529,7 +529,10 @@ static double client_cost(tfs *T, double base)
 
 static void conn_acquired(tfs *T, req *r)
 {
-    double c = client_cost(T, T->p->client_cpu / 2) + (r->newconn ? T->p->connect_cpu_client : 0);
+    const tf_params *p = T->p;
+    double c = client_cost(T, p->client_cpu / 2);
+    if (r->newconn)
+        c += p->connect_cpu_client * (1 + p->connect_crowding * (double)T->conn_open);
     loop_run(&T->client, r, c, client_sent, 0);
 }
 
