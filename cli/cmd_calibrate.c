@@ -14,7 +14,8 @@
 const char cmd_calibrate_usage[] =
     "usage: tfsim calibrate --tigerbench FILE --arch ARCH [--config BASE.ini]\n"
     "                       [--points C1,C2,...] [--fit KEY,KEY,...] [--reps N] [--iter N]\n"
-    "                       [--seed N] [--rows0 N] [--set S.K=V]... [--out FILE.ini]\n"
+    "                       [--seed N] [--rows0 N] [--other-weight W] [--set S.K=V]...\n"
+    "                       [--out FILE.ini]\n"
     "                       [--format text|csv|json]\n"
     "\n"
     "Fit the model parameters that cannot be measured directly (CPU per request\n"
@@ -27,7 +28,8 @@ const char cmd_calibrate_usage[] =
     "rows, goodies left): see the README.\n"
     "\n"
     "--points fits on those concurrencies only and reports the others as\n"
-    "held out (cross-validation).  Prints the fitted values and, per point and\n"
+    "held out (cross-validation); --other-weight W (0..1) keeps the others in\n"
+    "the objective with that weight instead.  Prints the fitted values and, per point and\n"
     "phase, measured and simulated throughput and the error; --out writes an\n"
     "INI file that `tfsim run` and `tfsim predict --config` use.\n"
     "\n"
@@ -92,7 +94,7 @@ int cmd_calibrate(int argc, char **argv)
     sim_format fmt = SIM_FMT_TEXT;
     unsigned long long seed = 1;
     long reps = 2, iters = 150;
-    double rows0 = 0;
+    double rows0 = 0, other_w = 0;
     sim_cfg *ov = sim_cfg_new(), *cfg = sim_cfg_new();
     val_tigerbench *tb = NULL;
     int rc = EXIT_OK;
@@ -130,6 +132,12 @@ int cmd_calibrate(int argc, char **argv)
             long *dst = !strcmp(a, "--reps") ? &reps : &iters;
             if (cli_parse_long(cmd, a, argv[++i], 1, 100000, dst)) {
                 rc = EXIT_INPUT;
+                goto out;
+            }
+        } else if (!strcmp(a, "--other-weight")) {
+            const char *why;
+            if (sim_parse_double(argv[++i], &other_w, &why) || other_w < 0 || other_w > 1) {
+                rc = cli_usage_error(cmd, "--other-weight: '%s' is not a weight in [0, 1]", argv[i]);
                 goto out;
             }
         } else if (!strcmp(a, "--rows0")) {
@@ -178,7 +186,7 @@ int cmd_calibrate(int argc, char **argv)
     }
     if (points) {
         for (size_t k = 0; k < npts; k++)
-            pts[k].weight = 0;
+            pts[k].weight = other_w;
         char buf[512];
         snprintf(buf, sizeof buf, "%s", points);
         char *save = NULL;
@@ -239,9 +247,10 @@ int cmd_calibrate(int argc, char **argv)
             sim_table_set_num(t, "simulated", sims[k].thr[ph]);
             sim_table_set_num(t, "simulated_ci", sims[k].thr_ci[ph]);
             sim_table_set_num(t, "error_pct", e);
-            sim_table_set_str(t, "fitted", pts[k].weight > 0 ? "yes" : "held out");
+            sim_table_set_str(t, "fitted", pts[k].weight >= 1 ? "yes"
+                                           : pts[k].weight > 0 ? "weighted" : "held out");
             sim_table_set_num(t, "holds_rows", pts[k].holds_rows);
-            if (pts[k].weight > 0)
+            if (pts[k].weight >= 1)
                 mape_fit += fabs(e), n_fit++;
             else
                 mape_out += fabs(e), n_out++;
