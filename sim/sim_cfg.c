@@ -399,7 +399,6 @@ int sim_parse_double(const char *s, double *out, const char **why)
         return -1;
     }
     char *end;
-    errno = 0;
     double v = strtod(s, &end);
     if (end == s) {
         *why = "not a number";
@@ -411,7 +410,9 @@ int sim_parse_double(const char *s, double *out, const char **why)
         *why = "trailing characters after number";
         return -1;
     }
-    if (!isfinite(v) || errno == ERANGE) {
+    /* ERANGE with a finite result is an underflow to a subnormal or zero:
+     * accepted, so that every double prints (%.9g) to a text that parses */
+    if (!isfinite(v)) {
         *why = isnan(v) ? "NaN is not allowed" : "number out of range";
         return -1;
     }
@@ -457,13 +458,12 @@ static int num_unit(const char *s, double *v, char *unit, size_t ulen, const cha
     while (isspace((unsigned char)*s))
         s++;
     char *end;
-    errno = 0;
     double d = strtod(s, &end);
     if (end == s) {
         *why = "not a number";
         return -1;
     }
-    if (!isfinite(d) || errno == ERANGE) {
+    if (!isfinite(d)) { /* underflow accepted, as in sim_parse_double */
         *why = isnan(d) ? "NaN is not allowed" : "number out of range";
         return -1;
     }
