@@ -4,7 +4,8 @@
  * crash input (tests/fuzz/regress/NAME/) under the normal unit-test build.
  *
  * Each harness takes arbitrary bytes, drives one reader through its public
- * API and checks the invariants the reader promises: bad input gives an
+ * API (and what is built on it: model setup, the Amdahl/USL analyses) and
+ * checks the invariants the reader promises: bad input gives an
  * error status with a message (never a crash, a hang or unbounded memory);
  * good input gives objects whose queries work.  A broken invariant calls
  * FUZZ_FAIL (abort() for libFuzzer; cmocka's fail_msg in the replay test).
@@ -33,6 +34,9 @@
 #include "sim/sim_dist.h"
 #include "sim/sim_rng.h"
 #include "sim/sim_table.h"
+#include "validate/val_amdahl.h"
+#include "validate/val_laws.h"
+#include "validate/val_scaling.h"
 #include "validate/val_tigerbench.h"
 
 #ifndef FUZZ_FAIL
@@ -174,6 +178,66 @@ static inline void fuzz_tigerbench_query(const val_tigerbench *tb)
         FUZZ_FAIL("tigerbench: arch_get of an absent name\n");
 }
 
+/* The analyses built on the reader (`tfsim amdahl --tigerbench`): scaling
+ * fits per phase of the first architecture, Amdahl between the first two,
+ * and the operational laws.  Failures must be reported, not crash. */
+static inline void fuzz_tigerbench_analyses(const val_tigerbench *tb)
+{
+    const val_tigerbench_arch *a = val_tigerbench_arch_at(tb, 0);
+    const char *names[4];
+    size_t np = val_tigerbench_phase_names(a, names, 4);
+    sim_err err;
+    for (size_t i = 0; i < np && i < 4; i++) {
+        val_scaling sc;
+        sim_err_clear(&err);
+        int rc = val_scaling_init(&sc, tb, a->name, names[i], &err);
+        if (rc) {
+            fuzz_check_err("scaling", rc, &err);
+            continue;
+        }
+        sim_table *t = sim_table_new(NULL);
+        val_scaling_points_table(&sc, t);
+        val_scaling_fits_table(&sc, t);
+        sim_table_print(t, SIM_FMT_CSV, fuzz_null());
+        sim_table_free(t);
+        val_laws_findings f;
+        val_laws_findings_init(&f);
+        val_scaling_laws(&sc, 1, 0.1, 1, &f);
+        t = sim_table_new(NULL);
+        val_laws_table(&f, t);
+        sim_table_print(t, SIM_FMT_TEXT, fuzz_null());
+        sim_table_free(t);
+        val_laws_findings_fini(&f);
+        val_scaling_fini(&sc);
+    }
+    const val_tigerbench_arch *b = val_tigerbench_arch_at(tb, val_tigerbench_narch(tb) > 1);
+    long conc;
+    if (!val_tigerbench_concurrencies(a, VAL_TIGERBENCH_KIND_ROWS, &conc, 1))
+        return;
+    val_amdahl_in in;
+    val_amdahl_out out;
+    sim_err_clear(&err);
+    int rc = val_amdahl_from_tigerbench(tb, a->name, b->name, conc, VAL_AMDAHL_READ_MEAN, &in,
+                                        &err);
+    if (!rc)
+        rc = val_amdahl_compute(&in, &out, &err);
+    if (rc) {
+        fuzz_check_err("amdahl", rc, &err);
+        return;
+    }
+    sim_table *t = sim_table_new(NULL);
+    const val_amdahl_in *ins[1] = {&in};
+    const val_amdahl_out *outs[1] = {&out};
+    const char *cols[1] = {"measured"};
+    val_amdahl_table(ins, outs, cols, 1, NULL, t);
+    sim_table_print(t, SIM_FMT_JSON, fuzz_null());
+    sim_table_free(t);
+    val_laws_findings f;
+    val_laws_findings_init(&f);
+    val_amdahl_laws(&in, &f);
+    val_laws_findings_fini(&f);
+}
+
 static inline int fuzz_tigerbench_input(const uint8_t *data, size_t size)
 {
     /* fmemopen refuses size 0: an empty file is /dev/null */
@@ -191,6 +255,7 @@ static inline int fuzz_tigerbench_input(const uint8_t *data, size_t size)
         return 0;
     }
     fuzz_tigerbench_query(tb);
+    fuzz_tigerbench_analyses(tb);
     val_tigerbench_free(tb);
     return 0;
 }
