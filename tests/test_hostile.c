@@ -118,6 +118,85 @@ static void test_lognormal_mu_range(void **state)
     assert_int_equal(sim_dist_parse("lognormal(mu=700.5, sigma=0)", &d, msg, sizeof msg), -1);
 }
 
+/* ---- resource bounds ---- */
+
+/* Load text as a scenario, set it up and run it: the status, err filled. */
+static int run_text(const char *text, sim_err *err)
+{
+    sim_rng_setup();
+    sim_cfg *c = sim_cfg_new();
+    sim_err_clear(err);
+    mdl_scenario sc;
+    memset(&sc, 0, sizeof sc);
+    int rc = sim_cfg_load_string(c, text, "limits.ini", err);
+    if (!rc)
+        rc = mdl_scenario_init(&sc, c, err);
+    if (!rc) {
+        sim_rep_result res;
+        memset(&res, 0, sizeof res);
+        sim_table *t = sim_table_new(NULL);
+        rc = mdl_scenario_run(&sc, &res, t, NULL, err);
+        sim_rep_result_fini(&res);
+        sim_table_free(t);
+    }
+    mdl_scenario_fini(&sc);
+    sim_cfg_free(c);
+    return rc;
+}
+
+static void expect_limit(const char *text, const char *what)
+{
+    sim_err err;
+    int rc = run_text(text, &err);
+    if (rc != SIM_EFAIL)
+        fail_msg("status %d (%s), expected a limit (%s) for:\n%s", rc, err.msg, what, text);
+    if (!strstr(err.msg, what))
+        fail_msg("message '%s' lacks '%s'", err.msg, what);
+}
+
+#define MM1 "[model]\ntype = queueing\n[run]\nreplications = 2\n[queueing]\nwarmup = 0\n" \
+            "customers = 5000\n[arrivals]\nrate = 0.5\n[station.s]\nservice = exp(mean=1)\n"
+#define TF "[run]\nreplications = 1\n[client]\ntotal = 200\n"
+
+static void test_limit_max_events(void **state)
+{
+    (void)state;
+    expect_limit(MM1 "[run]\nmax_events = 1000\n", "(limit run.max_events)");
+    expect_limit(TF "[run]\nmax_events = 1000\n", "(limit run.max_events)");
+    sim_err err;
+    assert_int_equal(run_text(MM1 "[run]\nmax_events = 100000\n", &err), SIM_OK);
+}
+
+static void test_limit_max_sim_time(void **state)
+{
+    (void)state;
+    expect_limit(MM1 "[run]\nmax_sim_time = 10s\n", "(limit run.max_sim_time)");
+    expect_limit(TF "[run]\nmax_sim_time = 10ms\n", "(limit run.max_sim_time)");
+}
+
+/* run.max_pending bounds the calendar and what can hold a pending event:
+ * customers queueing in an open network (they wait in the stations, not
+ * in the calendar), servers and closed-network customers (checked before
+ * any run). */
+static void test_limit_max_pending(void **state)
+{
+    (void)state;
+    expect_limit(TF "[client]\nmode = poisson\nrate = 1e6\ntotal = 5000\n[run]\nmax_pending = 16\n",
+                 "(limit run.max_pending)");
+    expect_limit(MM1 "[arrivals]\nrate = 0.99\n[run]\nmax_pending = 16\n",
+                 "more than 16 customers in the system (limit run.max_pending)");
+    expect_limit(MM1 "[station.s]\nservers = 20\n[run]\nmax_pending = 16\n",
+                 "servers (20) could hold more pending events than run.max_pending = 16");
+    expect_limit("[model]\ntype = queueing\n[queueing]\nnetwork = closed\n[closed]\n"
+                 "customers = 10000000\n[station.s]\nservice = exp(mean=1)\n",
+                 "servers plus closed.customers (10000001) could hold more pending events than "
+                 "run.max_pending = 10000000");
+    /* the warm-up pilot says so */
+    expect_limit("[model]\ntype = queueing\n[arrivals]\nrate = 0.99\n[run]\nmax_pending = 16\n"
+                 "[station.s]\nservice = exp(mean=1)\n",
+                 "queueing.warmup = auto: pilot run: ");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -126,6 +205,9 @@ int main(void)
         cmocka_unit_test(test_replay_tigerbench),
         cmocka_unit_test(test_subnormal_round_trip),
         cmocka_unit_test(test_lognormal_mu_range),
+        cmocka_unit_test(test_limit_max_events),
+        cmocka_unit_test(test_limit_max_sim_time),
+        cmocka_unit_test(test_limit_max_pending),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
