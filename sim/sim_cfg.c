@@ -173,11 +173,12 @@ static int read_file(const char *path, char **out, const char *from, sim_err *er
         }
         buf_append(&buf, &len, &cap, chunk, got);
     }
-    int bad = ferror(f);
+    int bad = ferror(f) ? errno : 0; /* EISDIR for a directory */
     fclose(f);
     if (bad) {
         free(buf);
-        return sim_err_set(err, SIM_EINPUT, "%s: read error", path);
+        return sim_err_set(err, SIM_EINPUT, "%s%s: read error: %s", from ? from : "", path,
+                           strerror(bad));
     }
     if (!buf)
         buf_append(&buf, &len, &cap, "", 0);

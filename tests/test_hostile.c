@@ -118,6 +118,98 @@ static void test_lognormal_mu_range(void **state)
     assert_int_equal(sim_dist_parse("lognormal(mu=700.5, sigma=0)", &d, msg, sizeof msg), -1);
 }
 
+/* ---- config files ---- */
+
+static char cfg_dir[64];
+
+/* Load path (relative to cfg_dir): the status; err filled. */
+static int load(const char *name, sim_err *err)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", cfg_dir, name);
+    sim_cfg *c = sim_cfg_new();
+    sim_err_clear(err);
+    int rc = sim_cfg_load(c, p, err);
+    sim_cfg_free(c);
+    return rc;
+}
+
+static void put(const char *name, const char *text, size_t len)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", cfg_dir, name);
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    fclose(f);
+}
+
+static void expect_load_error(const char *name, const char *what)
+{
+    sim_err err;
+    int rc = load(name, &err);
+    if (rc != SIM_EINPUT || !strstr(err.msg, what))
+        fail_msg("%s: status %d, message '%s', expected '%s'", name, rc, err.msg, what);
+}
+
+static void test_cfg_hostile_files(void **state)
+{
+    (void)state;
+    snprintf(cfg_dir, sizeof cfg_dir, "%s", test_tmpdir());
+    /* include cycles, direct and through two other files */
+    put("self.ini", "include = self.ini\n", 19);
+    expect_load_error("self.ini", "include cycle");
+    put("a.ini", "[run]\nseed = 2\ninclude = b.ini\n", 31);
+    put("b.ini", "include = c.ini\n", 16);
+    put("c.ini", "include = a.ini\n", 16);
+    expect_load_error("a.ini", "c.ini:1: include: include cycle: ");
+    /* a chain deeper than SIM_CFG_MAX_DEPTH */
+    for (int i = 0; i <= SIM_CFG_MAX_DEPTH; i++) {
+        char name[32], text[64];
+        snprintf(name, sizeof name, "d%d.ini", i);
+        int n = snprintf(text, sizeof text, "include = d%d.ini\n", i + 1);
+        put(name, text, (size_t)n);
+    }
+    put("d17.ini", "", 0);
+    expect_load_error("d0.ini", "include nesting deeper than 16");
+    /* a 1 MB line */
+    size_t big = 1 << 20;
+    char *line = malloc(big + 32);
+    assert_non_null(line);
+    memcpy(line, "[model]\nname = ", 15);
+    memset(line + 15, 'x', big);
+    line[15 + big] = '\n';
+    put("long.ini", line, big + 16);
+    free(line);
+    expect_load_error("long.ini", "long.ini:2: line longer than");
+    /* NUL bytes, binary garbage */
+    put("nul.ini", "[run]\nseed = 1\0 2\n", 19);
+    expect_load_error("nul.ini", "nul.ini:2: NUL byte");
+    unsigned char junk[4096];
+    uint32_t x = 12345;
+    for (size_t i = 0; i < sizeof junk; i++) {
+        x = x * 1103515245u + 12345u;
+        junk[i] = (unsigned char)(x >> 24);
+    }
+    put("junk.ini", (const char *)junk, sizeof junk);
+    sim_err err;
+    assert_int_equal(load("junk.ini", &err), SIM_EINPUT);
+    /* a directory (EISDIR used to give a bare "read error"), a missing file */
+    char sub[128];
+    snprintf(sub, sizeof sub, "%s/sub.ini", cfg_dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    expect_load_error("sub.ini", "sub.ini: read error: Is a directory");
+    put("inc_dir.ini", "include = sub.ini\n", 18);
+    expect_load_error("inc_dir.ini", "inc_dir.ini:1: include: ");
+    expect_load_error("missing.ini", "cannot open");
+    /* an empty file is an empty config */
+    put("empty.ini", "", 0);
+    assert_int_equal(load("empty.ini", &err), SIM_OK);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", cfg_dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* ---- resource bounds ---- */
 
 /* Load text as a scenario, set it up and run it: the status, err filled. */
@@ -205,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_replay_tigerbench),
         cmocka_unit_test(test_subnormal_round_trip),
         cmocka_unit_test(test_lognormal_mu_range),
+        cmocka_unit_test(test_cfg_hostile_files),
         cmocka_unit_test(test_limit_max_events),
         cmocka_unit_test(test_limit_max_sim_time),
         cmocka_unit_test(test_limit_max_pending),
