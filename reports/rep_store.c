@@ -359,13 +359,15 @@ static sim_table *get_cells(rep_store *s, const cell_tables *ct, int64_t id, con
                             sim_err *err)
 {
     char sql[256];
-    snprintf(sql, sizeof sql, "SELECT nrows FROM %s WHERE id = ?", ct->owner);
+    snprintf(sql, sizeof sql, "SELECT nrows, (SELECT COUNT(*) FROM %s WHERE %s = ?1) FROM %s "
+             "WHERE id = ?1", ct->cells, ct->id_col, ct->owner);
     sqlite3_stmt *st = prepare(s, sql, err);
     if (!st)
         return NULL;
     sqlite3_bind_int64(st, 1, id);
     int rc = sqlite3_step(st);
     int nrows = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+    int64_t ncells = rc == SQLITE_ROW ? sqlite3_column_int64(st, 1) : 0;
     sqlite3_finalize(st);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
         db_fail(s, err, "read");
@@ -374,6 +376,13 @@ static sim_table *get_cells(rep_store *s, const cell_tables *ct, int64_t id, con
     if (nrows < 0) {
         sim_err_set(err, SIM_EINPUT, "%s: no %s with id %" PRId64, s->path,
                     ct == &run_cells ? "run" : "measurement set", id);
+        return NULL;
+    }
+    /* Every row of a stored table has a cell (its name), so more rows than
+     * cells is damage, and building them would take memory without bound. */
+    if (nrows > ncells) {
+        sim_err_set(err, SIM_EINPUT, "%s: %s %" PRId64 ": damaged result table (%d rows, %" PRId64
+                    " cells)", s->path, ct->owner, id, nrows, ncells);
         return NULL;
     }
     sim_table *t = sim_table_new(title);

@@ -16,6 +16,10 @@ static const char *replaying = "";
     } while (0)
 #include "tests/fuzz/fuzz_targets.h"
 
+#include <sqlite3.h>
+
+#include "reports/rep_store.h"
+
 /* ---- replay of tests/fuzz/{corpus,regress}/TARGET ---- */
 
 /* Run every file of dir through fn; returns how many there were. */
@@ -210,6 +214,61 @@ static void test_cfg_hostile_files(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* ---- results database ---- */
+
+/* A store whose run says it has 2e8 rows (the tables are append-only:
+ * tampering needs the triggers dropped) used to make export and report
+ * build 2e8 empty rows until memory ran out; now it is damage. */
+static void test_store_tampered_row_count(void **state)
+{
+    (void)state;
+    char dir[64], p[128];
+    snprintf(dir, sizeof dir, "%s", test_tmpdir());
+    snprintf(p, sizeof p, "%s/t.db", dir);
+    sim_err err;
+    sim_err_clear(&err);
+    rep_store *s = rep_store_open(p, REP_STORE_WRITE, &err);
+    assert_non_null(s);
+    sim_table *t = sim_table_new(NULL);
+    for (int r = 0; r < 3; r++) {
+        sim_table_row(t);
+        sim_table_set_str(t, "name", "x");
+        sim_table_set_num(t, "value", r);
+    }
+    rep_manifest m = {.command = "run", .title = "t"};
+    int64_t id;
+    assert_int_equal(rep_store_save_run(s, &m, t, &id, &err), SIM_OK);
+    sim_table_free(t);
+    rep_store_close(s);
+
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type = 'trigger'",
+                                        -1, &st, NULL), SQLITE_OK);
+    char drop[4096] = "";
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        size_t n = strlen(drop);
+        snprintf(drop + n, sizeof drop - n, "DROP TRIGGER \"%s\";", sqlite3_column_text(st, 0));
+    }
+    sqlite3_finalize(st);
+    assert_int_equal(sqlite3_exec(db, drop, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "UPDATE runs SET nrows = 200000000", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+
+    s = rep_store_open(p, REP_STORE_READ, &err);
+    assert_non_null(s);
+    t = rep_store_load_table(s, id, &err);
+    assert_null(t);
+    assert_int_equal(err.code, SIM_EINPUT);
+    assert_non_null(strstr(err.msg, "damaged result table (200000000 rows, 6 cells)"));
+    rep_store_close(s);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* ---- resource bounds ---- */
 
 /* Load text as a scenario, set it up and run it: the status, err filled. */
@@ -298,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_subnormal_round_trip),
         cmocka_unit_test(test_lognormal_mu_range),
         cmocka_unit_test(test_cfg_hostile_files),
+        cmocka_unit_test(test_store_tampered_row_count),
         cmocka_unit_test(test_limit_max_events),
         cmocka_unit_test(test_limit_max_sim_time),
         cmocka_unit_test(test_limit_max_pending),
