@@ -45,8 +45,9 @@ const char cmd_amdahl_usage[] =
     "   sigma, kappa >= 0), r_ms = N/X and kinds_ms (sum of the phase's kind\n"
     "   timings); the fitted parameters with standard errors, R^2, AICc, the peak\n"
     "   N* = sqrt((1-sigma)/kappa) and X(N*), and which model fits better; then the\n"
-    "   law findings at every point.  (A `simulated` column is reserved for a\n"
-    "   simulation of the same points.)\n"
+    "   law findings at every point.  With --simulate MODEL.ini, the `simulated`\n"
+    "   column holds the TigerFans model's throughput (with its CI half-width) at\n"
+    "   the same points, each against its place in the benchmark series.\n"
     "\n"
     "options:\n"
     "  --set SECTION.KEY=VALUE  override a config value (mode 1; repeatable)\n"
@@ -56,6 +57,8 @@ const char cmd_amdahl_usage[] =
     "  --concurrency N          concurrency whose rows are used (mode 2; default 1)\n"
     "  --arch ARCH              architecture to fit (mode 3)\n"
     "  --usl                    select mode 3\n"
+    "  --simulate MODEL.ini     mode 3: also simulate every point with this tigerfans\n"
+    "                           config (e.g. configs/tigerfans/base.ini)\n"
     "  --phase PHASE            only this phase (mode 3; default: every phase)\n"
     "  --gaps                   also list Little's-law gaps (time outside the timed\n"
     "                           awaits) at every point (mode 3)\n"
@@ -75,16 +78,21 @@ const char cmd_amdahl_usage[] =
     "      --concurrency 1\n"
     "  tfsim amdahl --tigerbench calibration.csv --arch pg_pg --usl\n"
     "  tfsim amdahl --tigerbench calibration.csv --arch pg_pg --usl --table fits --format csv\n"
+    "  tfsim amdahl --tigerbench calibration.csv --arch pg_pg --usl \\\n"
+    "      --simulate configs/tigerfans/base.ini --table points\n"
     "\n"
     "exit status: 0 (law findings do not change it), 1 when a fit does not converge,\n"
     "2 for bad input (missing or non-positive timings, too few points to fit, an\n"
     "unknown architecture or phase, a malformed CSV: the message names file:line: key).\n";
 
+#include "cli/cli_calib.h"
+#include "validate/val_calib.h"
+
 #define CMD "amdahl"
 #define MAX_SETS 64
 
 typedef struct opts {
-    const char *config, *tigerbench, *baseline, *target, *arch, *phase, *table;
+    const char *config, *tigerbench, *baseline, *target, *arch, *phase, *table, *simulate;
     const char *sets[MAX_SETS];
     size_t nsets;
     long concurrency, workers;
@@ -141,6 +149,8 @@ static int parse(int argc, char **argv, opts *o)
             o->phase = v;
         } else if (FLAG("--table")) {
             o->table = v;
+        } else if (FLAG("--simulate")) {
+            o->simulate = v;
         } else if (FLAG("--concurrency")) {
             if (cli_parse_long(CMD, "--concurrency", v, 1, 10000000L, &o->concurrency))
                 return EXIT_INPUT;
@@ -198,8 +208,8 @@ static int parse(int argc, char **argv, opts *o)
             return cli_usage_error(CMD, "with CONFIG, set [laws] workers and tolerance in the "
                                         "file or with --set");
     }
-    if (!o->usl && (o->phase || o->gaps))
-        return cli_usage_error(CMD, "--phase and --gaps need --usl");
+    if (!o->usl && (o->phase || o->gaps || o->simulate))
+        return cli_usage_error(CMD, "--phase, --gaps and --simulate need --usl");
     if (o->table) {
         int ok = o->usl ? !strcmp(o->table, "points") || !strcmp(o->table, "fits") ||
                               !strcmp(o->table, "findings")
@@ -404,6 +414,33 @@ static int run_compare(const opts *o)
 
 /* ---- mode 3: USL ---- */
 
+/* Fill the simulated column of every phase from the model in o->simulate. */
+static int simulate_points(const opts *o, const val_tigerbench *tb, val_scaling *sc,
+                           const char *const *names, size_t np, sim_err *err)
+{
+    sim_cfg *cfg = sim_cfg_new();
+    val_calib_point pts[256];
+    val_calib_sim sims[256];
+    size_t n = 0;
+    val_series_opts so = {0, 1e5};
+    val_calib_opts vo = {1, 5, 0, 0.25, 1e-3, 2, NULL, NULL};
+    int rc = cli_calib_base(o->simulate, tb, o->arch, NULL, cfg, err);
+    if (rc == SIM_OK)
+        rc = val_calib_points(tb, o->arch, &so, pts, 256, &n, err);
+    if (rc == SIM_OK)
+        rc = val_calib_simulate(cfg, NULL, 0, NULL, 0, pts, n, &vo, sims, err);
+    for (size_t i = 0; rc == SIM_OK && i < np; i++) {
+        int k = -1;
+        for (int j = 0; j < TF_NPHASES; j++)
+            if (!strcmp(names[i], tf_phase_names[j]))
+                k = j;
+        for (size_t j = 0; k >= 0 && j < n; j++)
+            val_scaling_set_simulated(&sc[i], pts[j].concurrency, sims[j].thr[k], sims[j].thr_ci[k]);
+    }
+    sim_cfg_free(cfg);
+    return rc;
+}
+
 static int run_usl(const opts *o)
 {
     sim_err err;
@@ -438,6 +475,8 @@ static int run_usl(const opts *o)
         rc = val_scaling_init(&sc[ok], tb, o->arch, names[ok], &err);
     if (rc)
         ok--; /* the failed one needs no fini */
+    if (!rc && o->simulate)
+        rc = simulate_points(o, tb, sc, names, np, &err);
     val_tigerbench_free(tb);
     if (rc) {
         for (size_t i = 0; i < ok; i++)

@@ -11,6 +11,8 @@
     X(diff, "compare two scenarios with common random numbers (paired CIs)") \
     X(plan, "find the cheapest setting that meets a throughput / p99 target") \
     X(amdahl, "Amdahl analysis (seed or TigerBench data), law checks, USL fits") \
+    X(calibrate, "fit unmeasurable model parameters to TigerBench measurements") \
+    X(predict, "predict another architecture's throughput from a calibrated baseline") \
     X(report, "write an HTML page with charts of a results database (--db)") \
     X(export, "print stored runs, sweeps or measurements as text, CSV or JSON") \
     /* end */

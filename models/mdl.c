@@ -26,6 +26,8 @@ static const sim_cfg_key common_schema[] = {
      "sequential stopping: run until every watched metric's CI half-width / mean <= this (0: fixed count)"},
     {"run", "confidence", SIM_CFG_NUM, "0.95", 0.5, 0.9999, NULL, "fraction",
      "confidence level of the intervals"},
+    {"run", "watch", SIM_CFG_STR, "", 0, 0, NULL, NULL,
+     "metrics the stopping rule watches, e.g. throughput,p99 (empty: the model's choice)"},
     {"run", "jobs", SIM_CFG_INT, "1", 1, 64, NULL, "threads", "replications run in parallel"},
     {"run", "max_events", SIM_CFG_INT, "2e9", 1, 9e15, NULL, "events",
      "resource bound: events per replication"},
@@ -109,7 +111,34 @@ int mdl_scenario_init(mdl_scenario *sc, const sim_cfg *cfg, sim_err *err)
     sc->limits.max_events = (uint64_t)maxev;
     sc->limits.max_sim_time = maxt;
     sc->limits.max_pending = (uint64_t)maxpend;
-    return sc->type->setup(cfg, sc->schema, sc->nschema, &sc->limits, &sc->model, &sc->layout, err);
+    int rc = sc->type->setup(cfg, sc->schema, sc->nschema, &sc->limits, &sc->model, &sc->layout, err);
+    if (rc)
+        return rc;
+    const char *watch;
+    if (sim_cfg_str(cfg, s, n, "run", "watch", &watch, err))
+        return err->code;
+    if (*watch) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", watch);
+        for (size_t i = 0; i < sc->layout.n; i++)
+            sc->layout.m[i].flags &= ~SIM_METRIC_WATCH;
+        char *save = NULL;
+        for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+            int found = 0;
+            for (size_t i = 0; i < sc->layout.n; i++)
+                if (!strcmp(sc->layout.m[i].metric, t)) {
+                    sc->layout.m[i].flags |= SIM_METRIC_WATCH;
+                    found = 1;
+                }
+            if (!found) {
+                char w[512];
+                return sim_err_set(err, SIM_EINPUT, "%s: run.watch: '%s' is not a metric of the "
+                                   "%s model", sim_cfg_where(cfg, "run", "watch", w, sizeof w), t,
+                                   sc->type->name);
+            }
+        }
+    }
+    return SIM_OK;
 }
 
 void mdl_scenario_fini(mdl_scenario *sc)

@@ -47,7 +47,7 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
     for (int i = 0; i < TF_NPHASES; i++)
         for (int j = 0; j < PM_N; j++)
             sim_layout_add(lay, "phase", tf_phase_names[i], pm_names[j], NAN,
-                           j == PM_THR && m->p.phase_on[i] ? SIM_METRIC_WATCH : 0,
+                           (j == PM_THR || j == PM_P99) && m->p.phase_on[i] ? SIM_METRIC_WATCH : 0,
                            j == PM_THR ? "%.1f" : j == PM_ERR ? "%.0f" : "%.4g");
     m->comp0 = lay->n;
     for (int i = 0; i < TF_NCOMPS; i++) {

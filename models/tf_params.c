@@ -44,6 +44,8 @@ static const sim_cfg_key schema[] = {
      "framework CPU per request (HTTP parsing, routing, validation, response)"},
     {"server", "cpu_webhook", SIM_CFG_DUR, "0.25ms", 0, 1, NULL, "s",
      "extra CPU per webhook (HMAC check, JSON)"},
+    {"server", "cpu_checkout", SIM_CFG_DUR, "0.15ms", 0, 1, NULL, "s",
+     "extra CPU per checkout (session creation, idempotency check, payment setup)"},
     {"server", "cpu_split", SIM_CFG_NUM, "0.7", 0, 1, NULL, "fraction",
      "share of cpu_request spent before the first await"},
     {"server", "crowding", SIM_CFG_NUM, "0.004", 0, 10, NULL, "1/task",
@@ -84,6 +86,9 @@ static const sim_cfg_key schema[] = {
      "WAL flush at commit; concurrent commits share one flush (group commit)"},
     {"postgres", "holds_rows", SIM_CFG_NUM, "0", 0, 1e12, NULL, "rows",
      "rows in the holds table when the run starts (the real table is never emptied)"},
+    {"postgres", "row_locks", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
+     "a hold locks its ticket class's and the goodie's capacity rows until commit "
+     "(SELECT ... FOR UPDATE), so holds of one resource run one at a time"},
     {"postgres", "jitter", SIM_CFG_DIST, "gamma(shape=4, mean=1)", 0, 0, NULL, "factor",
      "multiplier on backend CPU (mean 1)"},
 
@@ -107,6 +112,8 @@ static const sim_cfg_key schema[] = {
      "tickets left per class at the start"},
     {"inventory", "goodies", SIM_CFG_NUM, "1e5", 0, 1e15, NULL, "goodies",
      "goodies left at the start (when none are left holds skip the goodie)"},
+    {"inventory", "classes", SIM_CFG_INT, "2", 1, 1000, NULL, "classes",
+     "ticket classes; a request picks one at random (A and B in TigerFans)"},
 };
 
 const sim_cfg_key *tf_params_schema(size_t *n)
@@ -170,7 +177,8 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         NUM("client", "connect_cpu", &p->connect_cpu_client) ||
         NUM("client", "succeed_rate", &p->succeed_rate) ||
         INT("server", "workers", &p->workers) || NUM("server", "cpu_request", &p->cpu_request) ||
-        NUM("server", "cpu_webhook", &p->cpu_webhook) || NUM("server", "cpu_split", &p->cpu_split) ||
+        NUM("server", "cpu_webhook", &p->cpu_webhook) ||
+        NUM("server", "cpu_checkout", &p->cpu_checkout) || NUM("server", "cpu_split", &p->cpu_split) ||
         NUM("server", "crowding", &p->crowding) ||
         NUM("server", "accept_cpu", &p->connect_cpu_server) ||
         get_dist(cfg, s, n, "server", "cpu_shape", &p->cpu_shape, err) ||
@@ -187,6 +195,7 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         NUM("postgres", "commit_cpu", &p->pg_commit_cpu) ||
         get_dist(cfg, s, n, "postgres", "flush", &p->pg_flush, err) ||
         NUM("postgres", "holds_rows", &p->holds_rows) ||
+        BOOL("postgres", "row_locks", &p->row_locks) || INT("inventory", "classes", &p->classes) ||
         get_dist(cfg, s, n, "postgres", "jitter", &p->pg_jitter, err) ||
         get_dist(cfg, s, n, "redis", "service", &p->redis_service, err) ||
         NUM("redis", "loop_cpu", &p->redis_loop_cpu) ||

@@ -45,6 +45,7 @@ typedef struct tf_params {
     long workers;
     double cpu_request;          /* framework CPU per request (HTTP, routing, response) */
     double cpu_webhook;          /* extra per webhook (HMAC, JSON) */
+    double cpu_checkout;         /* extra per checkout (session, idempotency, payment setup) */
     double cpu_split;            /* fraction of cpu_request before the first await */
     double crowding;             /* relative step cost growth per live task on the loop */
     sim_dist cpu_shape;          /* multiplier distribution for CPU steps (mean 1) */
@@ -65,6 +66,7 @@ typedef struct tf_params {
     double pg_commit_cpu;        /* backend CPU of COMMIT */
     sim_dist pg_flush;           /* WAL flush (group commit shares one flush) */
     double holds_rows;           /* rows in the holds table when the run starts */
+    int row_locks;               /* holds lock the capacity rows (SELECT ... FOR UPDATE) */
     sim_dist pg_jitter;          /* multiplier on backend CPU (mean 1) */
 
     /* Redis */
@@ -80,6 +82,7 @@ typedef struct tf_params {
 
     /* inventory */
     double tickets, goodies;     /* available at the start */
+    long classes;                /* ticket classes (each its own capacity row) */
     int goodie_per_checkout;
 
     /* bounds for one replication, copied from [run] */

@@ -56,8 +56,8 @@ static void emit_hold(tf_prog *g, const tf_params *p)
         emit(g, TF_U_CPU, 0, p->tb_loop_cpu);
         emit(g, TF_U_TB, 2, 0);
     } else {
-        static const int q[] = {TF_Q_SELECT, TF_Q_SUM, TF_Q_SUM, TF_Q_INSERT_TICKET,
-                                TF_Q_SELECT, TF_Q_SUM, TF_Q_SUM, TF_Q_INSERT_GOODIE};
+        static const int q[] = {TF_Q_LOCK_TICKET, TF_Q_SUM, TF_Q_SUM, TF_Q_INSERT_TICKET,
+                                TF_Q_LOCK_GOODIE, TF_Q_SUM, TF_Q_SUM, TF_Q_INSERT_GOODIE};
         emit_pg(g, p, q, 8, 1);
     }
     emit(g, TF_U_KE, TF_K_HOLD, 0);
@@ -100,7 +100,7 @@ void tf_prog_build(tf_prog *g, const tf_params *p)
     double pre = p->cpu_request * p->cpu_split, post = p->cpu_request - pre;
     memset(g, 0, sizeof(tf_prog) * TF_EP_N);
     /* checkout: validate; hold; save session; respond */
-    emit(&g[TF_EP_CHECKOUT], TF_U_CPU, 0, pre);
+    emit(&g[TF_EP_CHECKOUT], TF_U_CPU, 0, pre + p->cpu_checkout);
     emit_hold(&g[TF_EP_CHECKOUT], p);
     int jump = g[TF_EP_CHECKOUT].n;
     emit(&g[TF_EP_CHECKOUT], TF_U_JSOLD, 0, 0);

@@ -37,6 +37,8 @@ enum tf_pg_query {
     TF_Q_PING,          /* pool_pre_ping: SELECT 1 */
     TF_Q_BEGIN,
     TF_Q_SELECT,        /* one row by key */
+    TF_Q_LOCK_TICKET,   /* the ticket class's capacity row, FOR UPDATE when row_locks */
+    TF_Q_LOCK_GOODIE,   /* the goodie's capacity row, FOR UPDATE when row_locks */
     TF_Q_SUM,           /* sum over holds of a resource and status */
     TF_Q_INSERT_TICKET, /* insert the ticket hold */
     TF_Q_INSERT_GOODIE, /* insert the goodie hold (skipped when none left) */

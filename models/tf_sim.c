@@ -100,6 +100,8 @@ typedef struct req {
     double t0;          /* client start */
     double kind_t0;
     int newconn, soldout, cancel_sent, goodie, rollback;
+    int cls;            /* ticket class */
+    int locks;          /* bit 0: ticket class row, bit 1: goodie row */
     int nmarks;
     double mark_off[MAX_MARKS];
     int mark_code[MAX_MARKS], mark_kind[MAX_MARKS];
@@ -124,6 +126,9 @@ typedef struct tfs {
     long inflight, inflight_max, wave_overlaps;
     /* database state */
     double rows, tickets, goodies;
+    sim_sem *class_lock;  /* one per ticket class (row locks) */
+    sim_sem goodie_lock;
+    gsl_rng *r_class;
     uint64_t rollbacks;
     /* load generator */
     int phase;          /* current phase, or TF_NPHASES when done */
@@ -288,7 +293,21 @@ static void pg_reply(sim *s, void *obj)
     sim_after(s, T->p->net_rtt / 2, 0, resume, r);
 }
 
-static void pg_flushed(sim *s, void *obj) { pg_reply(s, obj); }
+/* Row locks are released when the transaction ends (commit or rollback). */
+static void release_locks(tfs *T, req *r)
+{
+    if (r->locks & 1)
+        sim_sem_release(&T->class_lock[r->cls], &T->s);
+    if (r->locks & 2)
+        sim_sem_release(&T->goodie_lock, &T->s);
+    r->locks = 0;
+}
+
+static void pg_flushed(sim *s, void *obj)
+{
+    release_locks(T_of(s), obj);
+    pg_reply(s, obj);
+}
 
 static void pg_backend_done(sim *s, void *obj)
 {
@@ -297,13 +316,16 @@ static void pg_backend_done(sim *s, void *obj)
     T->pg_running--;
     sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
     const tf_uop *u = &r->g->u[r->pc - 1];
-    if (u->arg == TF_Q_COMMIT && !r->rollback)
+    if (u->arg == TF_Q_COMMIT && !r->rollback) {
         sim_batcher_submit(&T->wal, s, r, 1, pg_flushed);
-    else
-        pg_reply(s, r);
+        return;
+    }
+    if (u->arg == TF_Q_COMMIT)
+        release_locks(T, r);
+    pg_reply(s, r);
 }
 
-static void pg_arrive(sim *s, void *obj)
+static void pg_execute(sim *s, void *obj)
 {
     tfs *T = T_of(s);
     req *r = obj;
@@ -315,6 +337,23 @@ static void pg_arrive(sim *s, void *obj)
         sim_ps_submit(&T->host, s, r, c, pg_backend_done);
     else
         sim_after(s, c, 0, pg_backend_done, r);
+}
+
+/* A statement reaches its backend; SELECT ... FOR UPDATE first waits for
+ * the row lock (held by another transaction until it ends). */
+static void pg_arrive(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    const tf_uop *u = &r->g->u[r->pc - 1];
+    if (T->p->row_locks && (u->arg == TF_Q_LOCK_TICKET || u->arg == TF_Q_LOCK_GOODIE)) {
+        int bit = u->arg == TF_Q_LOCK_TICKET ? 1 : 2;
+        sim_sem *lock = bit == 1 ? &T->class_lock[r->cls] : &T->goodie_lock;
+        r->locks |= bit;
+        if (!sim_sem_acquire(lock, s, r, pg_execute))
+            return;
+    }
+    pg_execute(s, r);
 }
 
 static double wal_latency(void *ctx, unsigned items)
@@ -504,6 +543,7 @@ static void client_start(tfs *T, int ep)
     r->g = &T->g[ep];
     r->phase = T->phase;
     r->t0 = T->s.now;
+    r->cls = (int)gsl_rng_uniform_int(T->r_class, (unsigned long)T->p->classes);
     T->inflight++;
     if (T->inflight > T->inflight_max)
         T->inflight_max = T->inflight;
@@ -753,6 +793,8 @@ static void collect(tfs *T, tf_out *o)
     o->wave_overlaps = T->wave_overlaps;
 }
 
+static long p_classes(const tfs *T) { return T->p->classes; }
+
 static void free_state(tfs *T)
 {
     for (long i = 0; i < T->nworkers; i++) {
@@ -771,8 +813,12 @@ static void free_state(tfs *T)
     sim_queue_fini(&T->conn_wait);
     for (int i = 0; i < TF_NPHASES; i++)
         sim_hist_fini(&T->lat_h[i]);
-    gsl_rng *rs[] = {T->r_client, T->r_server, T->r_pg, T->r_redis,
-                     T->r_tb,     T->r_flush,  T->r_arr, T->r_hook};
+    for (long i = 0; i < p_classes(T); i++)
+        sim_sem_fini(&T->class_lock[i]);
+    free(T->class_lock);
+    sim_sem_fini(&T->goodie_lock);
+    gsl_rng *rs[] = {T->r_client, T->r_server, T->r_pg,   T->r_redis, T->r_tb,
+                     T->r_flush,  T->r_arr,    T->r_hook, T->r_class};
     for (size_t i = 0; i < sizeof rs / sizeof rs[0]; i++)
         gsl_rng_free(rs[i]);
     sim_fini(&T->s);
@@ -798,6 +844,12 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     T->r_flush = sim_rng_new(seed, rep, 5);
     T->r_arr = sim_rng_new(seed, rep, 6);
     T->r_hook = sim_rng_new(seed, rep, 7);
+    T->r_class = sim_rng_new(seed, rep, 8);
+    T->class_lock = calloc((size_t)p->classes, sizeof *T->class_lock);
+    assert(T->class_lock && "out of memory");
+    for (long i = 0; i < p->classes; i++)
+        sim_sem_init(&T->class_lock[i], 1);
+    sim_sem_init(&T->goodie_lock, 1);
     sim_ps_init(&T->host, p->cores);
     loop_init(&T->client, T, 0, T->r_client, &p->cpu_shape, p->client_on_host);
     T->nworkers = p->workers;

@@ -1,0 +1,122 @@
+#include "cli/cli_calib.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/mdl.h"
+
+int cli_calib_base(const char *base_path, const val_tigerbench *tb, const char *arch,
+                   const sim_cfg *ov, sim_cfg *cfg, sim_err *err)
+{
+    const val_tigerbench_arch *a;
+    if (val_tigerbench_arch_get(tb, arch, &a, err))
+        return err->code;
+    if (base_path && sim_cfg_load(cfg, base_path, err))
+        return err->code;
+    if (strcmp(a->accounting, "pg") && strcmp(a->accounting, "tb"))
+        return sim_err_set(err, SIM_EINPUT, "%s: architecture %s: accounting '%s' is not one tfsim "
+                           "models (pg, tb)", val_tigerbench_name(tb), arch, a->accounting);
+    if (strcmp(a->payments, "pg") && strcmp(a->payments, "redis"))
+        return sim_err_set(err, SIM_EINPUT, "%s: architecture %s: payments '%s' is not one tfsim "
+                           "models (pg, redis)", val_tigerbench_name(tb), arch, a->payments);
+    char buf[128];
+    snprintf(buf, sizeof buf, "model.type=tigerfans");
+    sim_cfg_set(cfg, buf, err);
+    snprintf(buf, sizeof buf, "architecture.accounting=%s", a->accounting);
+    sim_cfg_set(cfg, buf, err);
+    snprintf(buf, sizeof buf, "architecture.payments=%s", a->payments);
+    sim_cfg_set(cfg, buf, err);
+    for (size_t i = 0; ov && i < sim_cfg_count(ov); i++) {
+        const sim_cfg_entry *e = sim_cfg_at(ov, i);
+        char line[2048];
+        snprintf(line, sizeof line, "%s.%s=%s", e->section, e->key, e->value);
+        if (sim_cfg_set(cfg, line, err))
+            return err->code;
+    }
+    return err->code;
+}
+
+int cli_calib_value(const sim_cfg *cfg, const char *key, double *v, sim_err *err)
+{
+    char sec[64];
+    const char *dot = strrchr(key, '.');
+    if (!dot || (size_t)(dot - key) >= sizeof sec)
+        return sim_err_set(err, SIM_EINPUT, "%s: expected SECTION.KEY", key);
+    memcpy(sec, key, (size_t)(dot - key));
+    sec[dot - key] = '\0';
+    size_t n;
+    sim_cfg_key *s = mdl_schema(NULL, &n);
+    const sim_cfg_key *k = sim_cfg_spec(s, n, sec, dot + 1);
+    int rc;
+    if (!k)
+        rc = sim_err_set(err, SIM_EINPUT, "%s: no such config key", key);
+    else if (k->type != SIM_CFG_NUM && k->type != SIM_CFG_DUR && k->type != SIM_CFG_INT &&
+             k->type != SIM_CFG_RATE)
+        rc = sim_err_set(err, SIM_EINPUT, "%s: not a numeric key (calibration fits numbers)", key);
+    else
+        rc = sim_cfg_num(cfg, s, n, sec, dot + 1, v, err);
+    free(s);
+    return rc;
+}
+
+typedef struct pdef {
+    const char *key;
+    double lo, hi;
+} pdef;
+
+/* The parameters that cannot be measured directly, with bounds. */
+static const pdef defaults[] = {
+    {"client.cpu", 2e-5, 5e-3},           {"client.connect_cpu", 1e-5, 5e-2},
+    {"server.cpu_request", 2e-5, 5e-3},   {"server.cpu_webhook", 1e-6, 5e-3},
+    {"server.cpu_checkout", 1e-6, 5e-3},  {"client.crowding", 1e-6, 1},
+    {"server.crowding", 1e-6, 1},
+    {"server.accept_cpu", 1e-6, 2e-2},    {"postgres.loop_cpu_query", 1e-6, 2e-3},
+    {"postgres.query_cpu", 1e-6, 3e-3},   {"postgres.row_cost", 1e-10, 2e-6},
+    {"host.cores", 1, 64},
+};
+
+int cli_calib_params(const char *list, const sim_cfg *cfg, val_calib_param *params, size_t max,
+                     size_t *n, sim_err *err)
+{
+    *n = 0;
+    size_t nd = sizeof defaults / sizeof defaults[0];
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", list ? list : "");
+    const char *keys[64];
+    size_t nk = 0;
+    if (list) {
+        char *save = NULL;
+        for (char *t = strtok_r(buf, ", ", &save); t && nk < 64; t = strtok_r(NULL, ", ", &save))
+            keys[nk++] = t;
+    } else {
+        for (size_t i = 0; i < nd; i++)
+            keys[nk++] = defaults[i].key;
+    }
+    if (nk == 0)
+        return sim_err_set(err, SIM_EINPUT, "--fit: no parameter given");
+    for (size_t i = 0; i < nk; i++) {
+        if (*n == max)
+            return sim_err_set(err, SIM_EINPUT, "--fit: more than %zu parameters", max);
+        val_calib_param *p = &params[(*n)++];
+        memset(p, 0, sizeof *p);
+        snprintf(p->key, sizeof p->key, "%s", keys[i]);
+        double v;
+        if (cli_calib_value(cfg, keys[i], &v, err))
+            return sim_err_prefix(err, "--fit: "), err->code;
+        p->lo = 1e-9;
+        p->hi = 1e9;
+        for (size_t j = 0; j < nd; j++)
+            if (!strcmp(defaults[j].key, keys[i])) {
+                p->lo = defaults[j].lo;
+                p->hi = defaults[j].hi;
+            }
+        if (!(v > p->lo))
+            v = p->lo * 10 < p->hi ? p->lo * 10 : p->lo;
+        if (v > p->hi)
+            v = p->hi;
+        p->value = v;
+    }
+    return SIM_OK;
+}

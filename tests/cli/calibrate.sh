@@ -1,0 +1,53 @@
+# tfsim calibrate / predict: small fits (a few iterations) on the shipped
+# TigerBench data, outputs, cross-validation columns, bad input.
+data=tests/data/calibration.csv
+
+expect 0 "calibrate quick" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --points 1,10 \
+    --fit client.cpu,server.cpu_request --iter 3 --reps 1 --format csv --out "$tmp/cal.ini"
+expect_out "^phase,concurrency,measured,simulated,simulated_ci,error_pct,fitted,holds_rows" "calibrate csv header"
+expect_out "^checkout,1,122.18" "calibrate measured value"
+expect_out "held out" "calibrate held-out points"
+expect_err "MAPE of phase throughput: fitted points" "calibrate MAPE line"
+if grep -q '^\[client\]' "$tmp/cal.ini" && grep -q '^cpu = ' "$tmp/cal.ini" \
+   && grep -q '^\[server\]' "$tmp/cal.ini"; then ok; else bad "calibrate --out content"; fi
+# the written file is a runnable scenario
+expect 0 "run calibrated ini" -- "$TFSIM" run "$tmp/cal.ini" --reps 2 --set client.total=100 --format csv
+# same seed, same calibration
+expect 0 "calibrate again" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --points 1,10 \
+    --fit client.cpu,server.cpu_request --iter 3 --reps 1 --format csv
+cp "$tmp/out" "$tmp/cal2.csv"
+expect 0 "calibrate third" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --points 1,10 \
+    --fit client.cpu,server.cpu_request --iter 3 --reps 1 --format csv
+if cmp -s "$tmp/cal2.csv" "$tmp/out"; then ok; else bad "calibrate not deterministic"; fi
+
+expect 0 "predict csv" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target tb_redis --reps 2 --format csv
+expect_out "^phase,concurrency,throughput,ci_low,ci_high" "predict csv header"
+expect_out "^reserve,100," "predict covers every baseline concurrency"
+if [ "$(grep -c '^' "$tmp/out")" -eq 49 ]; then ok; else bad "predict: expected 48 rows + header"; fi
+expect_err "light-load fit of tb_redis at concurrency 1: tigerbeetle.batch_base" "predict light-load fit"
+expect_err "measured throughput is not in" "predict says the target is not measured"
+# with the target measured (pg_pg against itself), errors and Amdahl columns appear
+expect 0 "predict self" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target pg_pg --reps 2 --format csv
+expect_out "error_pct" "predict error column"
+expect_out "amdahl_error_pct" "predict amdahl column"
+expect_err "MAPE at concurrency >= 5: simulation" "predict MAPE"
+
+# bad input: exit 2 naming the file (and line)
+expect 2 "calibrate unknown arch" -- "$TFSIM" calibrate --tigerbench $data --arch mongo_pg
+expect_err "architecture 'mongo_pg' is not in the file" "unknown arch message"
+expect 2 "calibrate arch without throughput" -- "$TFSIM" calibrate --tigerbench $data --arch tb_redis --iter 1
+expect_err "has no phase throughput rows" "no throughput message"
+printf 'a,b,c\n1,2,3\n' > "$tmp/shape.csv"
+expect 2 "calibrate csv of another shape" -- "$TFSIM" calibrate --tigerbench "$tmp/shape.csv" --arch pg_pg
+expect_err "shape.csv" "shape message names file"
+head -3 $data > "$tmp/nonnum.csv"
+sed -i '3s/,1000,1000,0,/,1000,many,0,/' "$tmp/nonnum.csv"
+expect 2 "calibrate non-numeric field" -- "$TFSIM" calibrate --tigerbench "$tmp/nonnum.csv" --arch pg_pg
+expect_err "nonnum.csv:3" "non-numeric message names line"
+expect 2 "calibrate missing point" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --points 7
+expect_err "no concurrency 7" "missing point message"
+expect 2 "calibrate bad fit key" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --fit client.cpus
+expect 2 "calibrate non-numeric fit key" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --fit architecture.payments
+expect 2 "predict missing target" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg
+expect 2 "predict unknown target" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target tb_pg
+expect 2 "predict missing file" -- "$TFSIM" predict --tigerbench "$tmp/none.csv" --baseline pg_pg --target tb_redis
