@@ -101,6 +101,10 @@ bench: $(BENCH_BIN) $(TFSIM)
 fuzz:
 	TFSIM_LDLIBS='$(LDLIBS)' MAKE='$(MAKE)' sh tests/fuzz/run.sh $(if $(FUZZ_SECONDS),$(FUZZ_SECONDS),10)
 
+# Every shipped config under valgrind: no invalid accesses, no leaks.
+valgrind-test: $(TFSIM)
+	TFSIM=$(TFSIM) sh tests/valgrind.sh
+
 clean:
 	rm -rf build bin
 
