@@ -106,24 +106,30 @@ static const char *redact_url(const char *p, char *out, size_t len, size_t *n)
     return at;
 }
 
-/* At p = "password" followed by optional blanks and '=': copy the key and
+/* At p = "password" followed by optional blanks and '=', or, when flag (p
+ * follows "--"), the command-line flag "--password VALUE": copy the key and
  * mask the value; returns where to continue, or NULL if p is no such key. */
-static const char *redact_key(const char *p, char *out, size_t len, size_t *n)
+static const char *redact_key(const char *p, int flag, char *out, size_t len, size_t *n)
 {
     const char *q = p + 8;
     while (*q == ' ' || *q == '\t')
         q++;
-    if (*q != '=')
-        return NULL;
-    q++;
-    while (*q == ' ' || *q == '\t')
+    int eq = *q == '=';
+    if (eq) {
         q++;
+        while (*q == ' ' || *q == '\t')
+            q++;
+    } else if (!flag || q == p + 8 || !*q || *q == '\r' || *q == '\n') {
+        return NULL;
+    }
     put_str(out, len, n, p, (size_t)(q - p));
     const char *v = q;
     size_t eol = strcspn(v, "\r\n");
     if (*v == '\'' || *v == '"') {
         const char *close = memchr(v + 1, *v, eol ? eol - 1 : 0);
         q = close ? close + 1 : v + eol;
+    } else if (!eq) {
+        q = v + strcspn(v, " \t\r\n"); /* the flag's value: one word */
     } else if (!memchr(v, '=', eol)) {
         q = v + eol; /* the rest of the line is the value (INI) */
         while (q > v && (q[-1] == ' ' || q[-1] == '\t'))
@@ -145,7 +151,7 @@ size_t rep_redact(const char *in, char *out, size_t len)
         if (p[0] == ':' && p[1] == '/' && p[2] == '/')
             next = redact_url(p, out, len, &n);
         else if (strncasecmp(p, "password", 8) == 0)
-            next = redact_key(p, out, len, &n);
+            next = redact_key(p, p - in >= 2 && p[-1] == '-' && p[-2] == '-', out, len, &n);
         if (next) {
             p = next;
             continue;

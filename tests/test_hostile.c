@@ -18,6 +18,7 @@ static const char *replaying = "";
 
 #include <sqlite3.h>
 
+#include "reports/rep_report.h"
 #include "reports/rep_store.h"
 
 /* ---- replay of tests/fuzz/{corpus,regress}/TARGET ---- */
@@ -269,6 +270,137 @@ static void test_store_tampered_row_count(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* ---- secrets ---- */
+
+#define SECRET "hunter2"
+
+/* Passwords in every form a connection string takes. */
+static const char *const secret_texts[] = {
+    "host=/nonexistent password=" SECRET,
+    "host=db password = '" SECRET "' user=app",
+    "postgresql://app:" SECRET "@db:5432/tf?sslmode=disable",
+    "redis://:" SECRET "@localhost:6379/0",
+    "postgresql:///tf?host=/run/pg&password=" SECRET,
+    "PGPASSWORD=" SECRET,
+    "tfsim probe postgres --conninfo 'host=/nonexistent password=" SECRET "' --password " SECRET,
+    "tfsim probe redis --password '" SECRET "' --seconds 1",
+    "probe.password=" SECRET,
+};
+#define NSECRET (sizeof secret_texts / sizeof secret_texts[0])
+
+static void assert_no_secret(const char *what, const char *buf, size_t len)
+{
+    for (size_t i = 0; i + strlen(SECRET) <= len; i++)
+        if (!memcmp(buf + i, SECRET, strlen(SECRET)))
+            fail_msg("%s holds the password at byte %zu", what, i);
+}
+
+static void assert_no_secret_in_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return; /* e.g. no -wal file */
+    char *buf = malloc(1 << 24);
+    assert_non_null(buf);
+    size_t len = fread(buf, 1, 1 << 24, f);
+    fclose(f);
+    assert_no_secret(path, buf, len);
+    free(buf);
+}
+
+/* Print t in every format into memory and check it. */
+static void assert_no_secret_in_table(const char *what, sim_table *t)
+{
+    assert_non_null(t);
+    for (int fmt = SIM_FMT_TEXT; fmt <= SIM_FMT_JSON; fmt++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        assert_non_null(f);
+        assert_int_equal(sim_table_print(t, (sim_format)fmt, f), 0);
+        fclose(f);
+        assert_no_secret(what, buf, len);
+        free(buf);
+    }
+    sim_table_free(t);
+}
+
+/* Runs, sweeps and measurements whose manifests, values and cells hold
+ * passwords: nothing of them reaches the database file, the exports or
+ * the report. */
+static void test_secrets_never_stored(void **state)
+{
+    (void)state;
+    char dir[64], p[128];
+    snprintf(dir, sizeof dir, "%s", test_tmpdir());
+    snprintf(p, sizeof p, "%s/s.db", dir);
+    sim_err err;
+    sim_err_clear(&err);
+    rep_store *s = rep_store_open(p, REP_STORE_WRITE, &err);
+    assert_non_null(s);
+    char config[2048] = "[probe]\npassword = " SECRET "\nurl = ";
+    strcat(config, secret_texts[2]);
+    strcat(config, "\n");
+    sim_table *t = sim_table_new(NULL);
+    for (size_t i = 0; i < NSECRET; i++) {
+        sim_table_row(t);
+        sim_table_set_str(t, "conninfo", secret_texts[i]);
+        sim_table_set_num(t, "password=" SECRET, (double)i);
+    }
+    int64_t id;
+    for (size_t i = 0; i < NSECRET; i++) {
+        rep_manifest m = {.command = secret_texts[i], .title = secret_texts[(i + 1) % NSECRET],
+                          .config_text = config, .overrides = secret_texts[(i + 2) % NSECRET],
+                          .git_rev = "x", .cflags = "-O2"};
+        assert_int_equal(rep_store_save_run(s, &m, t, &id, &err), SIM_OK);
+    }
+    const char *values[] = {secret_texts[0], secret_texts[2], "redis://u:" SECRET "@h"};
+    rep_sweep sw = {.m = {.command = secret_texts[6], .config_text = config,
+                          .overrides = secret_texts[8]},
+                    .vary_key = "probe.password", .values = values, .nvalues = 3};
+    int64_t sweep;
+    assert_int_equal(rep_store_sweep_begin(s, &sw, &sweep, NULL, &err), SIM_OK);
+    for (int i = 0; i < 3; i++) {
+        rep_manifest pm = sw.m;
+        pm.overrides = values[i];
+        assert_int_equal(rep_store_save_point(s, sweep, i, &pm, t, &id, &err), SIM_OK);
+    }
+    int64_t set;
+    assert_int_equal(rep_store_save_measurements(s, secret_texts[1], t, &set, &err), SIM_OK);
+    sim_table_free(t);
+    rep_store_close(s);
+
+    char wal[160];
+    snprintf(wal, sizeof wal, "%s-wal", p);
+    assert_no_secret_in_file(p);
+    assert_no_secret_in_file(wal);
+
+    s = rep_store_open(p, REP_STORE_READ, &err);
+    assert_non_null(s);
+    assert_no_secret_in_table("runs", rep_store_list_runs(s, &err));
+    assert_no_secret_in_table("sweeps", rep_store_list_sweeps(s, &err));
+    assert_no_secret_in_table("measurements", rep_store_list_measurements(s, &err));
+    assert_no_secret_in_table("run table", rep_store_load_table(s, 1, &err));
+    assert_no_secret_in_table("sweep table", rep_store_sweep_table(s, sweep, &err));
+    assert_no_secret_in_table("measurement set", rep_store_load_measurements(s, set, &err));
+    for (int64_t r = 1; r <= (int64_t)NSECRET; r++)
+        assert_no_secret_in_table("run manifest", rep_store_manifest(s, REP_RUN, r, &err));
+    assert_no_secret_in_table("sweep manifest", rep_store_manifest(s, REP_SWEEP, sweep, &err));
+    char *page = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&page, &len);
+    assert_non_null(f);
+    assert_int_equal(rep_report_write(s, NULL, f, &err), SIM_OK);
+    fclose(f);
+    assert_true(len > 1000);
+    assert_no_secret("report", page, len);
+    free(page);
+    rep_store_close(s);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* ---- resource bounds ---- */
 
 /* Load text as a scenario, set it up and run it: the status, err filled. */
@@ -358,6 +490,7 @@ int main(void)
         cmocka_unit_test(test_lognormal_mu_range),
         cmocka_unit_test(test_cfg_hostile_files),
         cmocka_unit_test(test_store_tampered_row_count),
+        cmocka_unit_test(test_secrets_never_stored),
         cmocka_unit_test(test_limit_max_events),
         cmocka_unit_test(test_limit_max_sim_time),
         cmocka_unit_test(test_limit_max_pending),
