@@ -194,3 +194,42 @@ if command -v sqlite3 >/dev/null 2>&1; then
     chmod 755 "$rod"
     rm -rf "$rod"
 fi
+
+# ---- secrets: a password in a connection string is never printed, stored
+# or reported (the store's side is tested in tests/test_hostile.c) ----
+pw=hunter2
+# no_secret DESC FILE...: none of the files holds the password
+no_secret() {
+    desc=$1
+    shift
+    if cat "$@" 2>/dev/null | grep -q "$pw"; then bad "$desc: the password leaked"; grep -l "$pw" "$@" | sed 's/^/    /'; else ok; fi
+}
+printf '[model]\nname = postgresql://app:%s@db/tf password=%s\n' $pw $pw >"$h/pw.ini"
+expect 0 "run with a password in a label" -- "$TFSIM" run "$h/pw.ini" $small --set "model.name=host=/x password=$pw"
+no_secret "run output" "$tmp/out" "$tmp/err"
+expect 2 "a password in a bad value" -- "$TFSIM" run "$h/pw.ini" --set "probe.conninfo=host=/x password=$pw"
+no_secret "unknown-section message" "$tmp/out" "$tmp/err"
+# once run stores results (--db), the database, its export and report too
+rm -f "$h/pw.db"
+"$TFSIM" run "$h/pw.ini" $small --set "model.name=redis://:$pw@h" --db "$h/pw.db" >"$tmp/out" 2>"$tmp/err"
+if [ -f "$h/pw.db" ]; then
+    no_secret "run --db: output" "$tmp/out" "$tmp/err"
+    no_secret "run --db: database" "$h/pw.db" "$h/pw.db-wal"
+    for sel in "--list runs" "--run 1"; do
+        for fmt in text csv json; do
+            expect 0 "export $sel --format $fmt" -- "$TFSIM" export "$h/pw.db" $sel --format $fmt
+            no_secret "export $sel --format $fmt" "$tmp/out" "$tmp/err"
+        done
+    done
+    expect 0 "report of a store with passwords" -- "$TFSIM" report "$h/pw.db" -o "$h/pw.html"
+    no_secret "report" "$h/pw.html" "$tmp/out" "$tmp/err"
+fi
+# once tfsim probe exists: a refused connection prints no password
+if "$TFSIM" probe --help >/dev/null 2>&1; then
+    expect 1 "probe postgres, no server" -- "$TFSIM" probe postgres --conninfo "host=/nonexistent password=$pw" --seconds 1
+    no_secret "probe postgres --conninfo output" "$tmp/out" "$tmp/err"
+    expect 1 "probe postgres --password, no server" -- "$TFSIM" probe postgres --host /nonexistent --password $pw --seconds 1
+    no_secret "probe postgres --password output" "$tmp/out" "$tmp/err"
+    expect 1 "probe redis --password, no server" -- "$TFSIM" probe redis --host 127.0.0.1 --port 1 --password $pw --seconds 1
+    no_secret "probe redis --password output" "$tmp/out" "$tmp/err"
+fi
