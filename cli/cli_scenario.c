@@ -33,14 +33,22 @@ int cli_scenario_opt(const char *cmd, int argc, char **argv, int *i, sim_cfg *ov
         }
         return 1;
     }
-    if (!strcmp(a, "--seed") || !strcmp(a, "--reps") || !strcmp(a, "--jobs")) {
+    if (!strcmp(a, "--jobs")) {
+        if (!need(cmd, argc, argv, *i))
+            return -1;
+        long v;
+        if (cli_parse_long(cmd, a, argv[++*i], 1, 64, &v))
+            return -1;
+        o->jobs = (int)v;
+        return 1;
+    }
+    if (!strcmp(a, "--seed") || !strcmp(a, "--reps")) {
         if (!need(cmd, argc, argv, *i))
             return -1;
         unsigned long long v;
         if (cli_parse_u64(cmd, a, argv[++*i], &v))
             return -1;
-        const char *key = !strcmp(a, "--seed") ? "seed" : !strcmp(a, "--reps") ? "replications" : "jobs";
-        snprintf(buf, sizeof buf, "run.%s=%llu", key, v);
+        snprintf(buf, sizeof buf, "run.%s=%llu", !strcmp(a, "--seed") ? "seed" : "replications", v);
         sim_cfg_set(ov, buf, &err);
         return 1;
     }
@@ -56,10 +64,6 @@ int cli_scenario_opt(const char *cmd, int argc, char **argv, int *i, sim_cfg *ov
             o->db = argv[++*i];
         else
             o->manifest = argv[++*i];
-        return 1;
-    }
-    if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-        o->quiet = 1;
         return 1;
     }
     return 0;
@@ -91,6 +95,22 @@ static void json_str(FILE *f, const char *s)
             fputc(*p, f);
     }
     fputc('"', f);
+}
+
+void cli_manifest_init(rep_manifest *m, const char *cmd, const cli_opts *o, const sim_cfg *cfg,
+                       const mdl_scenario *sc)
+{
+    *m = (rep_manifest){
+        .command = cmd,
+        .title = o->config ? o->config : "(defaults)",
+        .config_text = sim_cfg_text(cfg),
+        .overrides = sim_cfg_overrides(cfg),
+        .seed = sc->seed,
+        .replications = (long)sc->plan.min_reps,
+        .git_rev = tfsim_build_rev,
+        .cflags = tfsim_build_flags,
+        .config_hash = sim_cfg_hash(cfg),
+    };
 }
 
 int cli_write_manifest(const char *path, const char *cmd, const sim_cfg *cfg,

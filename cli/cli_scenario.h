@@ -1,11 +1,17 @@
 /* cli_scenario: the options every simulating command shares (CONFIG,
- * --set, --seed, --reps, --jobs, --format, --manifest) and loading the
- * scenario they describe.
+ * --set, --seed, --reps, --jobs, --format, --manifest, --db), loading the
+ * scenario they describe, and the manifest that records how a result was
+ * made (for --manifest and the results store).
+ *
+ * --jobs is kept out of the config overrides: it changes how fast results
+ * come, never what they are, so it must not change the config hash, the
+ * manifest or a stored sweep's resume key.
  */
 #ifndef CLI_SCENARIO_H
 #define CLI_SCENARIO_H
 
 #include "models/mdl.h"
+#include "reports/rep_store.h"
 #include "sim/sim_cfg.h"
 #include "sim/sim_table.h"
 
@@ -14,7 +20,7 @@ typedef struct cli_opts {
     sim_format format;
     const char *manifest;   /* --manifest FILE or NULL */
     const char *db;         /* --db FILE or NULL */
-    int quiet;
+    int jobs;               /* --jobs N, or 0: run.jobs from the config */
 } cli_opts;
 
 /* If argv[*i] is a shared option, consume it (and its value), apply it to
@@ -26,6 +32,13 @@ int cli_scenario_opt(const char *cmd, int argc, char **argv, int *i, sim_cfg *cf
  * cli_scenario_opt recorded (so --set wins over the files).  Returns
  * SIM_OK or an error in err. */
 int cli_scenario_load(const cli_opts *o, sim_cfg *cfg, sim_cfg *overrides, sim_err *err);
+
+/* Fill m (caller storage) for a result of scenario sc loaded into cfg by
+ * command cmd: config text, overrides, seed, replications, config hash,
+ * git revision and compiler flags.  Every string is borrowed from cfg, o or
+ * the build facts; m is valid while they are. */
+void cli_manifest_init(rep_manifest *m, const char *cmd, const cli_opts *o, const sim_cfg *cfg,
+                       const mdl_scenario *sc);
 
 /* Write the run manifest as JSON to path. */
 int cli_write_manifest(const char *path, const char *cmd, const sim_cfg *cfg,

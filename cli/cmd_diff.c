@@ -6,12 +6,13 @@
 #include "cli/cli.h"
 #include "cli/cli_scenario.h"
 #include "models/mdl.h"
+#include "reports/rep_store.h"
 #include "sim/sim_rng.h"
 #include "sim/sim_stats.h"
 
 const char cmd_diff_usage[] =
     "usage: tfsim diff A.ini B.ini [--set S.K=V]... [--seed N] [--reps N] [--jobs N]\n"
-    "                  [--all] [--format text|csv|json]\n"
+    "                  [--all] [--format text|csv|json] [--db FILE]\n"
     "\n"
     "Run two scenarios with common random numbers (same seed, same replications,\n"
     "every component drawing from the same stream in both) and print, per metric,\n"
@@ -19,11 +20,17 @@ const char cmd_diff_usage[] =
     "change, and whether the interval excludes zero.  --set applies to both.\n"
     "By default the main metrics are shown (throughput, response time, p99,\n"
     "utilisation, operation timings); --all shows every metric.\n"
+    "--db FILE also stores the comparison table as one run (command diff, both\n"
+    "configs' text, the shared overrides, seed and paired replications) in the\n"
+    "results database; it is printed first, so a database error only sets exit\n"
+    "status 1.\n"
     "\n"
     "examples:\n"
     "  tfsim diff configs/tigerfans/tb_redis.ini configs/tigerfans/whatif/workers2.ini\n"
     "  tfsim diff configs/tigerfans/pg_pg.ini configs/tigerfans/whatif/big_gate.ini \\\n"
-    "      --set client.concurrency=50 --reps 20\n";
+    "      --set client.concurrency=50 --reps 20\n"
+    "  tfsim diff configs/tigerfans/tb_redis.ini configs/tigerfans/whatif/tb_cluster3.ini \\\n"
+    "      --db results.db\n";
 
 static int main_metric(const sim_metric *m)
 {
@@ -31,6 +38,51 @@ static int main_metric(const sim_metric *m)
         return !strcmp(m->metric, "mean");
     return !strcmp(m->metric, "throughput") || !strcmp(m->metric, "mean_response") ||
            !strcmp(m->metric, "p99") || !strcmp(m->metric, "utilisation");
+}
+
+/* Store the comparison table t of configs A and B (paths pa, pb) as one
+ * run in the database at path; message on stderr either way. */
+static int store_diff(const char *path, const char *pa, const char *pb, const sim_cfg *ca,
+                      const sim_cfg *cb, uint64_t seed, unsigned reps, const sim_table *t)
+{
+    size_t la = strlen(sim_cfg_text(ca)), lb = strlen(sim_cfg_text(cb));
+    size_t lt = strlen(pa) + strlen(pb) + 8;
+    char *text = malloc(la + lb + 1), *title = malloc(lt);
+    if (!text || !title) {
+        free(text);
+        free(title);
+        fprintf(stderr, "tfsim diff: results printed but not stored: out of memory\n");
+        return EXIT_FAIL;
+    }
+    memcpy(text, sim_cfg_text(ca), la);
+    memcpy(text + la, sim_cfg_text(cb), lb + 1);
+    snprintf(title, lt, "%s vs %s", pa, pb);
+    rep_manifest m = {
+        .command = "diff",
+        .title = title,
+        .config_text = text,
+        .overrides = sim_cfg_overrides(ca),
+        .seed = seed,
+        .replications = (long)reps,
+        .git_rev = tfsim_build_rev,
+        .cflags = tfsim_build_flags,
+        /* the pair, in order */
+        .config_hash = sim_cfg_hash(ca) ^ (sim_cfg_hash(cb) * 0x100000001b3ULL),
+    };
+    sim_err err;
+    sim_err_clear(&err);
+    int64_t id = 0;
+    rep_store *db = rep_store_open(path, REP_STORE_WRITE, &err);
+    int rc = db ? rep_store_save_run(db, &m, t, &id, &err) : err.code;
+    rep_store_close(db);
+    free(text);
+    free(title);
+    if (rc) {
+        fprintf(stderr, "tfsim diff: results printed but not stored: %s\n", err.msg);
+        return EXIT_FAIL;
+    }
+    fprintf(stderr, "tfsim diff: stored as run %lld in %s\n", (long long)id, path);
+    return EXIT_OK;
 }
 
 static int load(const char *cmd, const char *path, sim_cfg *ov, const cli_opts *o0,
@@ -50,7 +102,7 @@ int cmd_diff(int argc, char **argv)
 {
     const char *cmd = "diff";
     sim_rng_setup();
-    cli_opts o = {NULL, SIM_FMT_TEXT, NULL, NULL, 0};
+    cli_opts o = {.format = SIM_FMT_TEXT};
     sim_cfg *ov = sim_cfg_new(), *ca = NULL, *cb = NULL;
     const char *pa = NULL, *pb = NULL;
     int rc = EXIT_OK, all = 0;
@@ -92,6 +144,8 @@ int cmd_diff(int argc, char **argv)
         rc = cli_fail(cmd, &err);
         goto out;
     }
+    if (o.jobs)
+        a.plan.jobs = o.jobs;
     /* common random numbers: B runs with A's seed and replication count */
     b.seed = a.seed;
     b.plan = a.plan;
@@ -138,7 +192,9 @@ int cmd_diff(int argc, char **argv)
     if (o.format == SIM_FMT_TEXT)
         printf("A = %s\nB = %s\n%u paired replications, seed %llu, %.0f%% intervals of B - A\n\n",
                pa, pb, n, (unsigned long long)a.seed, 100 * a.plan.level);
-    if (sim_table_print(t, o.format, stdout))
+    if (sim_table_print(t, o.format, stdout) || fflush(stdout))
+        rc = EXIT_FAIL;
+    if (o.db && store_diff(o.db, pa, pb, ca, cb, a.seed, n, t))
         rc = EXIT_FAIL;
     sim_table_free(t);
 out:

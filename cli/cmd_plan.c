@@ -6,32 +6,38 @@
 #include "cli/cli.h"
 #include "cli/cli_scenario.h"
 #include "cli/cli_sweep.h"
-#include "models/mdl_sweep.h"
 #include "sim/sim_rng.h"
 
 const char cmd_plan_usage[] =
     "usage: tfsim plan CONFIG --vary SECTION.KEY=VALUES --target-throughput X\n"
     "                  [--p99 SECONDS] [--phase NAME] [--set S.K=V]... [--reps N]\n"
-    "                  [--jobs N] [--format text|csv|json]\n"
+    "                  [--seed N] [--jobs N] [--format text|csv|json] [--db FILE]\n"
     "\n"
     "Capacity planning: simulate every setting in VALUES (cheapest first, e.g.\n"
     "1..8 workers) and report the first one whose throughput for the phase (or\n"
     "station) meets the target with confidence (lower CI bound >= X) and whose\n"
     "p99 latency, if asked, stays below the limit (upper CI bound <= Y).  The\n"
     "table shows the evidence for every setting.  Exit status 0 when a setting\n"
-    "meets the target, 1 when none does.\n"
+    "meets the target, 1 when none does (or a setting failed to run).\n"
+    "\n"
+    "--db FILE stores the settings as a sweep in the results database, exactly as\n"
+    "tfsim sweep --db does (see tfsim sweep --help): an interrupted plan resumes,\n"
+    "and a plan over the points of a stored sweep reads them instead of\n"
+    "simulating them again.\n"
     "\n"
     "examples:\n"
     "  tfsim plan configs/tigerfans/tb_redis.ini --vary server.workers=1..8 \\\n"
     "      --target-throughput 2000 --p99 0.05 --phase checkout --set client.concurrency=50\n"
     "  tfsim plan configs/queueing/mmc.ini --vary station.server.servers=3..6 \\\n"
-    "      --target-throughput 2.7 --p99 5 --phase server\n";
+    "      --target-throughput 2.7 --p99 5 --phase server\n"
+    "  tfsim plan configs/tigerfans/whatif/compiled_server.ini --vary server.workers=1..6 \\\n"
+    "      --target-throughput 1500 --phase reserve --db results.db\n";
 
 int cmd_plan(int argc, char **argv)
 {
     const char *cmd = "plan";
     sim_rng_setup();
-    cli_opts o = {NULL, SIM_FMT_TEXT, NULL, NULL, 0};
+    cli_opts o = {.format = SIM_FMT_TEXT};
     sim_cfg *cfg = sim_cfg_new(), *ov = sim_cfg_new();
     const char *vary = NULL, *phase = NULL;
     double target = NAN, p99max = INFINITY;
@@ -86,31 +92,36 @@ int cmd_plan(int argc, char **argv)
     }
     sim_err err;
     sim_err_clear(&err);
-    if (cli_sweep_prepare(cmd, &o, cfg, ov, vary, &sw, &err)) {
+    if (cli_sweep_prepare(&o, cfg, ov, vary, &sw, &err) || cli_sweep_run(cmd, &o, cfg, &sw, &err)) {
         rc = cli_fail(cmd, &err);
         goto out;
     }
-    mdl_sweep_run(cfg, sw.key, sw.pts, sw.n, sw.jobs, NULL, NULL, &err);
-    /* find the row: by name, in any scope that has a throughput metric */
+    /* find the row: by name, in any scope that has a throughput */
     const char *scope = NULL;
     for (size_t i = 0; i < sw.n && !scope; i++) {
-        const sim_layout *l = &sw.pts[i].layout;
-        for (size_t k = 0; k < l->n; k++) {
-            const sim_metric *m = &l->m[k];
-            if (strcmp(m->metric, "throughput"))
+        const sim_table *pt = sw.tables[i];
+        if (!pt)
+            continue;
+        int cs = sim_table_find_col(pt, "scope"), cn = sim_table_find_col(pt, "name");
+        int cx = sim_table_find_col(pt, "throughput");
+        for (int r = 0; cs >= 0 && cn >= 0 && cx >= 0 && r < sim_table_nrows(pt); r++) {
+            const char *s = NULL, *n = NULL;
+            sim_table_cell(pt, r, cs, NULL, &s);
+            sim_table_cell(pt, r, cn, NULL, &n);
+            if (!s || !n || sim_table_cell(pt, r, cx, NULL, NULL) != 1)
                 continue;
-            if ((phase && !strcmp(m->name, phase)) ||
-                (!phase && (!strcmp(m->scope, "phase") || !strcmp(m->scope, "network")))) {
-                scope = m->scope;
-                phase = phase ? phase : m->name;
+            if ((phase && !strcmp(n, phase)) ||
+                (!phase && (!strcmp(s, "phase") || !strcmp(s, "network")))) {
+                scope = s;
+                phase = phase ? phase : n;
                 break;
             }
         }
     }
     if (!scope) {
         for (size_t i = 0; i < sw.n; i++)
-            if (sw.pts[i].status) {
-                rc = cli_fail(cmd, &sw.pts[i].err);
+            if (sw.status[i]) {
+                rc = cli_fail(cmd, &sw.errs[i]);
                 goto out;
             }
         rc = cli_usage_error(cmd, "--phase %s: no such phase or station in the results",
@@ -124,8 +135,8 @@ int cmd_plan(int argc, char **argv)
     int clc = sim_table_col(t, "p99_ci", "%.3g"), cm = sim_table_col(t, "meets", NULL);
     long pick = -1;
     for (size_t i = 0; i < sw.n; i++) {
-        if (sw.pts[i].status) {
-            fprintf(stderr, "tfsim plan: %s=%s: %s\n", sw.key, sw.pts[i].value, sw.pts[i].err.msg);
+        if (sw.status[i]) {
+            fprintf(stderr, "tfsim plan: %s=%s: %s\n", sw.key, sw.values[i], sw.errs[i].msg);
             rc = EXIT_FAIL;
             continue;
         }
@@ -135,7 +146,7 @@ int cmd_plan(int argc, char **argv)
         double xlo = x - (isnan(xh) ? 0 : xh), lhi = l + (isnan(lh) ? 0 : lh);
         int meets = xlo >= target && (!isfinite(p99max) || lhi <= p99max);
         sim_table_row(t);
-        sim_table_str(t, ck, sw.pts[i].value);
+        sim_table_str(t, ck, sw.values[i]);
         sim_table_num(t, cx, x);
         sim_table_num(t, cxc, xh);
         sim_table_num(t, cl, l);
@@ -156,12 +167,16 @@ int cmd_plan(int argc, char **argv)
     FILE *nf = o.format == SIM_FMT_TEXT ? stdout : stderr;
     if (pick >= 0) {
         fprintf(nf, "%scheapest setting that meets the target: %s=%s\n",
-                o.format == SIM_FMT_TEXT ? "\n" : "", sw.key, sw.pts[pick].value);
+                o.format == SIM_FMT_TEXT ? "\n" : "", sw.key, sw.values[pick]);
     } else {
         fprintf(nf, "%sno setting in the list meets the target\n",
                 o.format == SIM_FMT_TEXT ? "\n" : "");
         if (rc == EXIT_OK)
             rc = EXIT_FAIL;
+    }
+    if (sw.store_failed) {
+        fprintf(stderr, "tfsim plan: results printed but not all stored: %s\n", sw.store_err.msg);
+        rc = EXIT_FAIL;
     }
 out:
     cli_sweep_fini(&sw);

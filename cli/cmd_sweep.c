@@ -1,14 +1,9 @@
-#include <math.h>
-#include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_scenario.h"
 #include "cli/cli_sweep.h"
-#include "models/mdl.h"
-#include "models/mdl_sweep.h"
 #include "sim/sim_rng.h"
 
 const char cmd_sweep_usage[] =
@@ -19,33 +14,45 @@ const char cmd_sweep_usage[] =
     "threads; results do not depend on --jobs) and print one row per point: the\n"
     "value, then per phase (or station) throughput, latency and utilisation with\n"
     "CI half-widths.  Values: a list (1,5,10), a range (1..8) or a stepped range\n"
-    "(10..100:10).  --long prints every metric, one row per point and result row.\n"
+    "(10..100:10).  A progress bar with ETA is drawn on stderr when it is a\n"
+    "terminal.\n"
+    "\n"
+    "options:\n"
+    "  --vary S.K=VALUES  the key to vary and its values (required)\n"
+    "  --set S.K=V        override any other config key (repeatable)\n"
+    "  --seed N, --reps N master seed and replications of every point\n"
+    "  --jobs N           points simulated in parallel (1 to 64)\n"
+    "  --long             every metric: one row per point and result row\n"
+    "  --format F         text (default), csv or json\n"
+    "  --db FILE          store the sweep in the results database FILE (created if\n"
+    "                     missing): each point is saved as soon as it finishes.  Run\n"
+    "                     the same command again (same config, overrides, values,\n"
+    "                     seed and replications; --jobs and --format may differ) to\n"
+    "                     resume an interrupted sweep: stored points are read back,\n"
+    "                     not simulated again, and the output is the same\n"
     "\n"
     "examples:\n"
     "  tfsim sweep configs/tigerfans/pg_pg.ini \\\n"
     "      --vary client.concurrency=1,5,10,20,30,40,50,60,70,80,90,100 --reps 10 --jobs 2\n"
-    "  tfsim sweep configs/queueing/mm1.ini --vary arrivals.rate=0.5,0.7,0.9 --format csv\n";
-
-static atomic_size_t points_done;
-static size_t points_total;
-
-static void on_done(size_t i, void *ctx)
-{
-    (void)i;
-    (void)ctx;
-    size_t d = atomic_fetch_add(&points_done, 1) + 1;
-    if (cli_stderr_tty())
-        fprintf(stderr, "\rsweep: %zu/%zu points", d, points_total);
-}
+    "  tfsim sweep configs/queueing/mm1.ini --vary arrivals.rate=0.5,0.7,0.9 --format csv\n"
+    "  tfsim sweep configs/tigerfans/tb_redis.ini --vary client.concurrency=1..100:10 \\\n"
+    "      --db results.db && tfsim report results.db -o report.html\n"
+    "\n"
+    "exit status: 0 every point ran (and was stored); 1 a point failed or a point\n"
+    "could not be stored (the table is printed all the same) or the database could\n"
+    "not be opened; 2 bad config, --vary value or option, or DB is not a tfsim\n"
+    "results database.\n";
 
 int cmd_sweep(int argc, char **argv)
 {
     const char *cmd = "sweep";
     sim_rng_setup();
-    cli_opts o = {NULL, SIM_FMT_TEXT, NULL, NULL, 0};
+    cli_opts o = {.format = SIM_FMT_TEXT};
     sim_cfg *cfg = sim_cfg_new(), *ov = sim_cfg_new();
     const char *vary = NULL;
     int rc = EXIT_OK, longf = 0;
+    cli_sweep sw;
+    memset(&sw, 0, sizeof sw);
     for (int i = 1; i < argc; i++) {
         int r = cli_scenario_opt(cmd, argc, argv, &i, ov, &o);
         if (r < 0) {
@@ -78,23 +85,24 @@ int cmd_sweep(int argc, char **argv)
     }
     sim_err err;
     sim_err_clear(&err);
-    cli_sweep sw;
-    if (cli_sweep_prepare(cmd, &o, cfg, ov, vary, &sw, &err)) {
+    if (cli_sweep_prepare(&o, cfg, ov, vary, &sw, &err) || cli_sweep_run(cmd, &o, cfg, &sw, &err)) {
         rc = cli_fail(cmd, &err);
         goto out;
     }
-    points_total = sw.n;
-    atomic_store(&points_done, 0);
-    mdl_sweep_run(cfg, sw.key, sw.pts, sw.n, sw.jobs, on_done, NULL, &err);
-    if (cli_stderr_tty())
-        fputc('\n', stderr);
     sim_table *t = sim_table_new(NULL);
     rc = cli_sweep_table(cmd, &sw, longf, t);
-    if (rc == EXIT_OK && sim_table_print(t, o.format, stdout))
+    if (sim_table_print(t, o.format, stdout) || fflush(stdout)) {
+        fprintf(stderr, "tfsim sweep: write error on standard output\n");
         rc = EXIT_FAIL;
+    }
     sim_table_free(t);
-    cli_sweep_fini(&sw);
+    if (sw.store_failed) {
+        fprintf(stderr, "tfsim sweep: results printed but not all stored: %s\n",
+                sw.store_err.msg);
+        rc = EXIT_FAIL;
+    }
 out:
+    cli_sweep_fini(&sw);
     sim_cfg_free(cfg);
     sim_cfg_free(ov);
     return rc;

@@ -635,6 +635,8 @@ static void chart_bars(plan *pl, const sim_table *t, const char *scope, const ch
         i++;
     }
     fputs("EOD\n", pl->gp);
+    if (n > 5) /* long names side by side would overlap */
+        fputs("set xtics rotate by 30 right\n", pl->gp);
     fputs("set ylabel ", pl->gp);
     gq(pl->gp, ylabel);
     fprintf(pl->gp,

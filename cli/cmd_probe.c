@@ -1,0 +1,326 @@
+/* tfsim probe redis|postgres|tigerbeetle: time the TigerFans backend
+ * operations against a real server (validate/val_probe_*). */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "sim/sim_cfg.h"
+#include "validate/val_probe.h"
+#include "validate/val_probe_pg.h"
+#include "validate/val_probe_redis.h"
+#include "validate/val_probe_tb.h"
+
+const char cmd_probe_usage[] =
+    "usage: tfsim probe redis|postgres|tigerbeetle [OPTIONS]\n"
+    "\n"
+    "Run the exact backend operations of TigerFans against a real server, one\n"
+    "phase per operation and concurrency level (C connections, one operation in\n"
+    "flight on each, all driven from one thread), and time every operation.\n"
+    "Writes one CSV row per operation (operation,concurrency,latency_us,timestamp;\n"
+    "the input of `tfsim fit`) and prints a summary: n, mean, p50, p99, max in ms\n"
+    "and throughput per operation and level.\n"
+    "\n"
+    "  redis       redis.paymentsession.save (MULTI/HSET 11 fields/EXPIRE/ZADD/EXEC,\n"
+    "              pipelined), .get (HGETALL), .fulfill (two SET NX EX round trips),\n"
+    "              .remove_pending (MULTI/ZREM/DEL/EXEC).  Keys under its own prefix\n"
+    "              in database --db; deleted at the end.\n"
+    "  postgres    postgres.accounting.hold (one transaction: for ticket and goodie,\n"
+    "              read capacity, sum posted and unexpired pending holds, insert a\n"
+    "              hold), .paymentsession.save/get/fulfill/remove_pending (small\n"
+    "              transactions), .accounting.commit_order, .db.add_order.  Works only\n"
+    "              in the schema tfsim_probe, which it drops and recreates at the\n"
+    "              start and drops at the end (one probe per database at a time).\n"
+    "  tigerbeetle create_transfers latency against batch size (needs a build with\n"
+    "              the TigerBeetle C client: make TB_CLIENT_DIR=/path/to/tb_client).\n"
+    "\n"
+    "Common options:\n"
+    "  --concurrency LIST  concurrency levels (default 1,4,16,64; at most 1024)\n"
+    "  --count N           recorded operations per phase (default 1000)\n"
+    "  --seconds T         record for T per phase instead of --count (e.g. 10s)\n"
+    "  --warmup N          unrecorded operations first, per phase (default 100)\n"
+    "  --timeout T         allowed for a connection and for each reply (default 5s)\n"
+    "  --ops LIST          only these operations (names without the backend prefix;\n"
+    "                      later ones use what earlier ones made: keep the order)\n"
+    "  --out FILE          write the samples CSV (flushed every 64 rows: a killed\n"
+    "                      run leaves only complete lines)\n"
+    "  --format F          summary as text (default), csv or json\n"
+    "\n"
+    "redis options:\n"
+    "  --socket PATH       unix socket (default: TCP --host/--port)\n"
+    "  --host H --port P   TCP address (default 127.0.0.1:6379)\n"
+    "  --user U            ACL user for AUTH\n"
+    "  --password PW       password (default: $TFSIM_REDIS_PASSWORD; never printed)\n"
+    "  --db N              database number (default 15)\n"
+    "  --prefix P          key prefix (default tfsim:probe:<pid>:)\n"
+    "\n"
+    "postgres options:\n"
+    "  --conninfo S        libpq connection string or URI (e.g. \"host=/tmp dbname=x\")\n"
+    "  --socket DIR        unix socket folder (same as --host DIR)\n"
+    "  --host H --port P --dbname D --user U --password PW\n"
+    "                      override the conninfo (libpq defaults and PG* variables\n"
+    "                      apply to what is not given; PGPASSWORD works)\n"
+    "  --holds N           preload N posted holds (the table TigerFans grows; later\n"
+    "                      sums cost more)\n"
+    "  --no-pre-ping       no SELECT 1 before each transaction (default: on, as\n"
+    "                      SQLAlchemy's pool_pre_ping)\n"
+    "  --keep              leave the schema tfsim_probe in place at the end\n"
+    "\n"
+    "tigerbeetle options:\n"
+    "  --address A         replica address (default 3000, i.e. 127.0.0.1:3000)\n"
+    "  --cluster N         cluster id (default 0)\n"
+    "  --batch-sizes LIST  transfers per request (default 1,8,64,512,4096,8189; also\n"
+    "                      --batch); the CSV's concurrency column holds the batch size\n"
+    "\n"
+    "Failures (server down, wrong password, server killed or not answering within\n"
+    "--timeout) print which server and what failed and exit 1; the samples\n"
+    "measured until then stay in the CSV.  Ctrl-C stops early the same way.\n"
+    "\n"
+    "examples:\n"
+    "  tfsim probe redis --socket /run/redis/redis.sock --out redis.csv\n"
+    "  tfsim probe redis --host 127.0.0.1 --port 6379 --concurrency 1,8 --seconds 5s\n"
+    "  tfsim probe postgres --conninfo \"host=/run/postgresql dbname=test\" \\\n"
+    "      --concurrency 1,10 --count 2000 --holds 100000 --out pg.csv\n"
+    "  tfsim probe postgres --ops accounting.hold --concurrency 1 --format csv\n"
+    "  tfsim probe tigerbeetle --address 3000 --batch-sizes 1,64,8189 --out tb.csv\n"
+    "  tfsim fit redis.csv --config-out fitted.ini\n";
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+static void progress(void *ctx, const char *op, unsigned level, uint64_t n, double wall)
+{
+    const char *level_name = ctx;
+    fprintf(stderr, "tfsim probe: %-40s %s %-5u n=%llu in %.2f s\n", op, level_name, level,
+            (unsigned long long)n, wall > 0 ? wall : 0.0);
+}
+
+/* If argv[*i] is --name VALUE or --name=VALUE, return VALUE (advancing *i);
+ * NULL otherwise.  A missing value sets *missing. */
+static const char *opt(int argc, char **argv, int *i, const char *name, int *missing)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+enum { B_REDIS, B_PG, B_TB };
+
+int cmd_probe(int argc, char **argv)
+{
+    const char *cmd = "probe";
+    if (argc < 2)
+        return cli_usage_error(cmd, "which server? redis, postgres or tigerbeetle");
+    int backend;
+    if (!strcmp(argv[1], "redis"))
+        backend = B_REDIS;
+    else if (!strcmp(argv[1], "postgres") || !strcmp(argv[1], "postgresql") || !strcmp(argv[1], "pg"))
+        backend = B_PG;
+    else if (!strcmp(argv[1], "tigerbeetle") || !strcmp(argv[1], "tb"))
+        backend = B_TB;
+    else
+        return cli_usage_error(cmd, "unknown server '%s' (expected redis, postgres or tigerbeetle)", argv[1]);
+
+    val_probe_opts o;
+    val_probe_opts_init(&o);
+    if (backend == B_TB) {
+        static const unsigned tb_def[] = {1, 8, 64, 512, 4096, 8189};
+        memcpy(o.levels, tb_def, sizeof tb_def);
+        o.nlevels = 6;
+    }
+    val_redis_conn rc_ = {0};
+    rc_.db = VAL_REDIS_DEFAULT_DB;
+    rc_.password = getenv("TFSIM_REDIS_PASSWORD");
+    val_pg_conn pc = {0};
+    pc.pre_ping = 1;
+    val_tb_conn tc = {0};
+    const char *out_path = NULL;
+    sim_format fmt = SIM_FMT_TEXT;
+    char why[256];
+
+    for (int i = 2; i < argc; i++) {
+        int missing = 0;
+        const char *v;
+        const char *a = argv[i];
+#define FLAG(name) ((v = opt(argc, argv, &i, name, &missing)) != NULL || missing)
+#define NEED()                                                          \
+    do {                                                                \
+        if (missing)                                                    \
+            return cli_usage_error(cmd, "%s: missing value", a);        \
+    } while (0)
+        if (FLAG("--concurrency") || (backend == B_TB && (FLAG("--batch-sizes") || FLAG("--batch")))) {
+            NEED();
+            unsigned max = backend == B_TB ? VAL_TB_BATCH_MAX : VAL_PROBE_MAX_CONC;
+            if (val_probe_parse_levels(v, max, &o, why, sizeof why))
+                return cli_usage_error(cmd, "%s: %s", a, why);
+        } else if (FLAG("--count")) {
+            NEED();
+            unsigned long long n;
+            if (cli_parse_u64(cmd, "--count", v, &n))
+                return EXIT_INPUT;
+            if (n < 1)
+                return cli_usage_error(cmd, "--count: must be >= 1");
+            o.count = n;
+        } else if (FLAG("--warmup")) {
+            NEED();
+            unsigned long long n;
+            if (cli_parse_u64(cmd, "--warmup", v, &n))
+                return EXIT_INPUT;
+            o.warmup = n;
+        } else if (FLAG("--seconds") || FLAG("--timeout")) {
+            NEED();
+            double d;
+            const char *w;
+            int is_timeout = strncmp(a, "--timeout", 9) == 0;
+            if (sim_parse_duration(v, &d, &w) || !(d > 0) || d > 86400)
+                return cli_usage_error(cmd, "%s: '%s' is not a duration in (0, 1 day] (e.g. 2s, 500ms)",
+                                       is_timeout ? "--timeout" : "--seconds", v);
+            if (is_timeout)
+                o.timeout = d;
+            else
+                o.seconds = d;
+        } else if (FLAG("--ops")) {
+            NEED();
+            o.ops = v;
+        } else if (FLAG("--out")) {
+            NEED();
+            out_path = v;
+        } else if (FLAG("--format")) {
+            NEED();
+            if (cli_parse_format(cmd, v, &fmt))
+                return EXIT_INPUT;
+        } else if (backend != B_TB && FLAG("--socket")) {
+            NEED();
+            rc_.socket = v;
+            pc.host = v;
+        } else if (backend != B_TB && FLAG("--host")) {
+            NEED();
+            rc_.host = v;
+            pc.host = v;
+        } else if (backend != B_TB && FLAG("--port")) {
+            NEED();
+            long port;
+            if (cli_parse_long(cmd, "--port", v, 1, 65535, &port))
+                return EXIT_INPUT;
+            rc_.port = (int)port;
+            pc.port = v;
+        } else if (backend != B_TB && FLAG("--user")) {
+            NEED();
+            rc_.user = v;
+            pc.user = v;
+        } else if (backend != B_TB && FLAG("--password")) {
+            NEED();
+            rc_.password = v;
+            pc.password = v;
+        } else if (backend == B_REDIS && FLAG("--db")) {
+            NEED();
+            long db;
+            if (cli_parse_long(cmd, "--db", v, 0, 1000000, &db))
+                return EXIT_INPUT;
+            rc_.db = (int)db;
+        } else if (backend == B_REDIS && FLAG("--prefix")) {
+            NEED();
+            if (!*v || strlen(v) > 100)
+                return cli_usage_error(cmd, "--prefix: expected 1 to 100 characters");
+            rc_.prefix = v;
+        } else if (backend == B_PG && FLAG("--conninfo")) {
+            NEED();
+            pc.conninfo = v;
+        } else if (backend == B_PG && FLAG("--dbname")) {
+            NEED();
+            pc.dbname = v;
+        } else if (backend == B_PG && FLAG("--holds")) {
+            NEED();
+            unsigned long long n;
+            if (cli_parse_u64(cmd, "--holds", v, &n))
+                return EXIT_INPUT;
+            if (n > 1000000000ull)
+                return cli_usage_error(cmd, "--holds: at most 1000000000");
+            pc.preload_holds = n;
+        } else if (backend == B_PG && !strcmp(a, "--no-pre-ping")) {
+            pc.pre_ping = 0;
+        } else if (backend == B_PG && !strcmp(a, "--keep")) {
+            pc.keep = 1;
+        } else if (backend == B_TB && FLAG("--address")) {
+            NEED();
+            tc.address = v;
+        } else if (backend == B_TB && FLAG("--cluster")) {
+            NEED();
+            unsigned long long n;
+            if (cli_parse_u64(cmd, "--cluster", v, &n))
+                return EXIT_INPUT;
+            tc.cluster = n;
+        } else {
+            return cli_usage_error(cmd, "unknown option '%s' for %s", a, argv[1]);
+        }
+#undef FLAG
+#undef NEED
+    }
+    if (backend == B_TB && !val_probe_tb_enabled) {
+        sim_err err = {0};
+        val_probe_tb_run(&tc, &o, NULL, &err);
+        return cli_fail(cmd, &err);
+    }
+
+    sim_err err = {0};
+    val_samples_writer *out = NULL;
+    if (out_path) {
+        out = val_samples_create(out_path, &err);
+        if (!out)
+            return cli_fail(cmd, &err);
+    }
+    const char *level_name = backend == B_TB ? "batch" : "c";
+    o.out = out;
+    o.progress = progress;
+    o.progress_ctx = (void *)level_name;
+    o.stop = &stop_flag;
+
+    /* Servers may close sockets under us: a write must fail, not kill. */
+    signal(SIGPIPE, SIG_IGN);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    val_probe_result *res = val_probe_result_new();
+    int rc;
+    if (backend == B_REDIS)
+        rc = val_probe_redis_run(&rc_, &o, res, &err);
+    else if (backend == B_PG)
+        rc = val_probe_pg_run(&pc, &o, res, &err);
+    else
+        rc = val_probe_tb_run(&tc, &o, res, &err);
+
+    sim_err werr = {0};
+    uint64_t rows = out ? val_samples_rows(out) : 0;
+    int wrc = val_samples_close(out, &werr);
+    sim_table *t = val_probe_table(res, backend == B_TB ? "batch" : "concurrency");
+    if (sim_table_nrows(t) > 0 && sim_table_print(t, fmt, stdout) != 0 && rc == SIM_OK)
+        rc = sim_err_set(&err, SIM_EFAIL, "cannot write the summary to standard output");
+    sim_table_free(t);
+    val_probe_result_free(res);
+    if (out_path && wrc == SIM_OK)
+        fprintf(stderr, "tfsim probe: %llu samples in %s\n", (unsigned long long)rows, out_path);
+    if (rc != SIM_OK)
+        return cli_fail(cmd, &err);
+    if (wrc != SIM_OK)
+        return cli_fail(cmd, &werr);
+    return EXIT_OK;
+}

@@ -1,0 +1,25 @@
+# tfsim fit: input errors and a small fit (no server needed).
+expect 0 "fit help" -- "$TFSIM" fit --help
+expect_out "config-out" "fit help lists --config-out"
+expect 2 "fit without a file" -- "$TFSIM" fit
+expect 2 "fit missing file" -- "$TFSIM" fit "$tmp/missing.csv"
+expect_err "missing.csv: cannot open" "fit names the missing file"
+printf 'operation,concurrency,latency_us,timestamp\na,1,5,1\na,1,-3,1\n' >"$tmp/neg.csv"
+expect 2 "fit negative latency" -- "$TFSIM" fit "$tmp/neg.csv"
+expect_err "neg.csv:3: latency_us: '-3'" "fit names file:line: column"
+printf 'op,c,l,t\n' >"$tmp/hdr.csv"
+expect 2 "fit bad header" -- "$TFSIM" fit "$tmp/hdr.csv"
+expect_err "hdr.csv:1: expected the header line" "fit names the header"
+awk 'BEGIN { print "operation,concurrency,latency_us,timestamp";
+             for (i = 1; i <= 300; i++) printf "svc.op,2,%.3f,%d\n", 100 + 50 * ((i * 7919) % 1000) / 1000.0, i }' >"$tmp/ok.csv"
+expect 0 "fit uniform-ish sample" -- "$TFSIM" fit "$tmp/ok.csv" --config-out "$tmp/fit.ini"
+expect_out "svc.op" "fit lists the operation"
+if grep -q '^\[fit.svc\]' "$tmp/fit.ini" && grep -q '^op = ' "$tmp/fit.ini" && grep -q '^op_c2 = ' "$tmp/fit.ini"; then ok; else bad "fit config fragment lacks [fit.svc] op / op_c2"; fi
+expect 0 "fit csv format" -- "$TFSIM" fit "$tmp/ok.csv" --chosen --format csv
+if [ "$(head -n 1 "$tmp/out")" = "operation,concurrency,n,family,params,mean_ms,ks_d,ks_p,ad,aic,chosen" ] &&
+    [ "$(wc -l <"$tmp/out")" -eq 2 ]; then ok; else bad "fit --chosen --format csv: header plus one row"; fi
+"$TFSIM" fit "$tmp/ok.csv" >"$tmp/a.txt" 2>/dev/null
+"$TFSIM" fit "$tmp/ok.csv" >"$tmp/b.txt" 2>/dev/null
+if cmp -s "$tmp/a.txt" "$tmp/b.txt"; then ok; else bad "fit output not deterministic"; fi
+expect 2 "fit --alpha out of range" -- "$TFSIM" fit "$tmp/ok.csv" --alpha 2
+expect 2 "fit two files" -- "$TFSIM" fit "$tmp/ok.csv" "$tmp/ok.csv"

@@ -1,0 +1,109 @@
+/* val_probe: what the Redis, PostgreSQL and TigerBeetle probes share: their
+ * options, the pacing of one measurement phase, the per-phase latency
+ * summary and the clocks.
+ *
+ * A probe runs phases: one phase = one operation at one concurrency level,
+ * `warmup` unrecorded operations and then `count` recorded ones (or as many
+ * as fit in `seconds`).  Every recorded operation becomes one row of the
+ * samples CSV (if a writer is given) and one value of the phase summary.
+ *
+ * Invariants: a phase summary keeps O(1) memory whatever its length
+ * (Welford mean plus a log-bucketed histogram, quantiles within 0.4%, see
+ * sim_stats.h); latencies are measured on CLOCK_MONOTONIC, timestamps are
+ * CLOCK_REALTIME.  Cost: O(1) per recorded operation, 80 KiB per phase.
+ */
+#ifndef VAL_PROBE_H
+#define VAL_PROBE_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/sim_err.h"
+#include "sim/sim_table.h"
+#include "validate/val_samples.h"
+
+#define VAL_PROBE_MAX_LEVELS 16
+#define VAL_PROBE_MAX_CONC 1024u
+
+/* Called after each phase (on the probe's thread). */
+typedef void (*val_probe_progress_fn)(void *ctx, const char *op, unsigned level, uint64_t n,
+                                      double wall_s);
+
+typedef struct val_probe_opts {
+    unsigned levels[VAL_PROBE_MAX_LEVELS]; /* concurrency levels (batch sizes for TigerBeetle) */
+    size_t nlevels;
+    uint64_t count;       /* recorded operations per phase, when seconds == 0 */
+    double seconds;       /* > 0: record for this long per phase instead */
+    uint64_t warmup;      /* unrecorded operations at the start of each phase */
+    double timeout;       /* seconds allowed for a connection and for each reply */
+    const char *ops;      /* comma-separated subset of the probe's operations, NULL = all */
+    val_samples_writer *out;             /* samples CSV, or NULL; borrowed */
+    val_probe_progress_fn progress;      /* may be NULL */
+    void *progress_ctx;
+    const volatile sig_atomic_t *stop;   /* set (e.g. by SIGINT) to stop early; may be NULL */
+} val_probe_opts;
+
+/* Defaults: levels 1,4,16,64; count 1000; seconds 0; warmup 100; timeout 5 s. */
+void val_probe_opts_init(val_probe_opts *o);
+
+/* Parse "1,4,16" into o->levels (each in [1, max]).  Returns 0, or -1 with
+ * a reason written to why (len bytes). */
+int val_probe_parse_levels(const char *s, unsigned max, val_probe_opts *o, char *why, size_t len);
+
+/* Check o->ops against the probe's operation names: SIM_EINPUT naming the
+ * unknown one and listing the known ones. */
+int val_probe_check_ops(const val_probe_opts *o, const char *const *known, size_t n, sim_err *err);
+/* Is operation name selected by o->ops? */
+int val_probe_wants(const val_probe_opts *o, const char *name);
+
+/* Should the probe stop (o->stop set)? */
+int val_probe_stopped(const val_probe_opts *o);
+
+/* Clocks, in seconds. */
+double val_probe_mono(void);
+double val_probe_epoch(void);
+
+/* Pacing of one phase: which operations to start and which to record. */
+typedef struct val_probe_pace {
+    const val_probe_opts *o;
+    uint64_t issued;     /* operations started so far */
+    double t_start;      /* when the first recorded operation started (0: not yet) */
+} val_probe_pace;
+
+void val_probe_pace_init(val_probe_pace *p, const val_probe_opts *o);
+/* May another operation start at time now?  If so returns 1 and its index
+ * (0, 1, 2, ...) in *index; operations with index < warmup are not
+ * recorded.  Returns 0 when the phase has started all its operations. */
+int val_probe_pace_next(val_probe_pace *p, double now, uint64_t *index);
+static inline int val_probe_pace_records(const val_probe_pace *p, uint64_t index)
+{
+    return index >= p->o->warmup;
+}
+
+/* Per-phase summaries of one probe run. */
+typedef struct val_probe_result val_probe_result;
+
+/* New empty result owned by the caller (val_probe_result_free). */
+val_probe_result *val_probe_result_new(void);
+void val_probe_result_free(val_probe_result *r);
+
+/* Start a phase: later records go to (op, level).  op is copied; it must
+ * pass val_samples_op_ok. */
+void val_probe_phase_begin(val_probe_result *r, const char *op, unsigned level);
+/* Record one operation of the current phase: latency in seconds; also
+ * written to o->out if set.  Returns SIM_OK or SIM_EFAIL (write error). */
+int val_probe_record(val_probe_result *r, const val_probe_opts *o, double latency_s, sim_err *err);
+/* End the current phase; wall_s = its measured duration (first recorded
+ * start to last completion).  Calls o->progress. */
+void val_probe_phase_end(val_probe_result *r, const val_probe_opts *o, double wall_s);
+
+/* Summary table: operation, concurrency (or the given level name),
+ * n, mean_ms, p50_ms, p99_ms, max_ms, ops_per_s; one row per phase with at
+ * least one recorded operation.  Owned by the caller (sim_table_free). */
+sim_table *val_probe_table(const val_probe_result *r, const char *level_name);
+
+/* Append text to a message already in e (e.g. a note about cleanup). */
+void val_probe_err_append(sim_err *e, const char *text);
+
+#endif

@@ -1,0 +1,71 @@
+/* val_probe_pg: `tfsim probe postgres`: the TigerFans PostgreSQL
+ * transactions against a real server, timed one by one (libpq).
+ *
+ * Operations (DESIGN.md section 2), recorded as postgres.<name>; each is
+ * one transaction, one statement per round trip (as the application's
+ * ORM sends them), preceded by a `SELECT 1` round trip when pre_ping is on
+ * (SQLAlchemy's pool_pre_ping on every checkout):
+ *   accounting.hold      BEGIN; for the ticket class and then the goodie:
+ *                        read the capacity, sum the posted holds, sum the
+ *                        unexpired pending holds (indexed on (resource,
+ *                        status)), insert a pending hold if one is left;
+ *                        COMMIT
+ *   paymentsession.save  BEGIN; INSERT a session row (11 fields); COMMIT
+ *   paymentsession.get   BEGIN; SELECT the row; COMMIT
+ *   paymentsession.fulfill  BEGIN; UPDATE ... SET fulfilled WHERE NOT
+ *                        fulfilled; COMMIT
+ *   accounting.commit_order BEGIN; UPDATE each hold of the order to
+ *                        posted; COMMIT
+ *   db.add_order         BEGIN; INSERT an order row; COMMIT
+ *   paymentsession.remove_pending  BEGIN; DELETE the session row; COMMIT
+ * For each concurrency level C they run as phases in that order, with C
+ * connections and one transaction in flight per connection, driven from
+ * one thread by a poll(2) loop over non-blocking libpq connections.  The
+ * later phases work on the orders and sessions made by the hold and save
+ * phases of the same level (cycling over them in --seconds mode).
+ *
+ * Invariants: everything happens in the schema tfsim_probe, which the
+ * probe drops and creates at the start (tables resources, holds, orders,
+ * payment_sessions) and drops at the end unless keep is set; nothing else
+ * in the database is touched.  Run one postgres probe per database at a
+ * time.  The holds table starts with `preload_holds` posted rows and grows
+ * by one or two rows per hold, as in TigerFans.  The password is never
+ * printed.  The connection and every reply are bounded by opts->timeout.
+ * Cost: one poll() per batch of ready results; memory O(connections +
+ * holds made in one level).
+ */
+#ifndef VAL_PROBE_PG_H
+#define VAL_PROBE_PG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/sim_err.h"
+#include "validate/val_probe.h"
+
+typedef struct val_pg_conn {
+    const char *conninfo;  /* libpq conninfo string or URI, or NULL */
+    const char *host;      /* host name or socket folder; overrides conninfo */
+    const char *port;      /* overrides conninfo */
+    const char *dbname;
+    const char *user;
+    const char *password;  /* never printed */
+    uint64_t preload_holds;  /* posted holds inserted before measuring */
+    int pre_ping;            /* 1: SELECT 1 before every transaction */
+    int keep;                /* 1: leave the schema in place at the end */
+} val_pg_conn;
+
+/* Operation names (without the "postgres." prefix), in the order they run. */
+extern const char *const val_probe_pg_ops[];
+extern const size_t val_probe_pg_nops;
+
+/* Run the probe: every selected operation at every level of o, results
+ * into res (borrowed).  Returns SIM_OK; SIM_EINPUT for a conninfo that does
+ * not parse; SIM_EFAIL when the server cannot be reached, refuses the
+ * login, reports an error, closes the connection or does not answer within
+ * o->timeout: the message names the server and what failed.  On failure
+ * res and o->out keep every operation measured before it. */
+int val_probe_pg_run(const val_pg_conn *c, const val_probe_opts *o, val_probe_result *res,
+                     sim_err *err);
+
+#endif

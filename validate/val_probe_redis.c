@@ -1,0 +1,515 @@
+#include "validate/val_probe_redis.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <hiredis/hiredis.h>
+
+enum { R_SAVE, R_GET, R_FULFILL, R_REMOVE, R_NOPS };
+
+const char *const val_probe_redis_ops[] = {"paymentsession.save", "paymentsession.get",
+                                           "paymentsession.fulfill",
+                                           "paymentsession.remove_pending"};
+const size_t val_probe_redis_nops = R_NOPS;
+
+/* Session lifetime used by TigerFans for its Redis keys. */
+#define SESSION_TTL 900
+
+typedef struct rconn {
+    redisContext *c;
+    int busy, want_write;
+    int op, round, pending;  /* operation, round trip, replies still due */
+    uint64_t index, id;      /* index in the phase, session id */
+    double t_op, deadline;
+} rconn;
+
+typedef struct rprobe {
+    const val_redis_conn *cfg;
+    const val_probe_opts *o;
+    val_probe_result *res;
+    char where[300];     /* "redis at unix:/path (db 15)" */
+    char prefix[128];
+    rconn *k;
+    unsigned nk;
+    uint64_t ndone;      /* operations completed in the run */
+} rprobe;
+
+static int fail(rprobe *p, sim_err *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int fail(rprobe *p, sim_err *err, const char *fmt, ...)
+{
+    char msg[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return sim_err_set(err, SIM_EFAIL, "%s: %s", p->where, msg);
+}
+
+static struct timeval to_tv(double s)
+{
+    struct timeval tv;
+    tv.tv_sec = (time_t)s;
+    tv.tv_usec = (suseconds_t)((s - (double)tv.tv_sec) * 1e6);
+    return tv;
+}
+
+/* Why a blocking hiredis call failed. */
+static const char *ctx_error(const redisContext *c, int saved_errno, double timeout, char *buf,
+                             size_t len)
+{
+    if (c->err == REDIS_ERR_IO && (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK))
+        snprintf(buf, len, "no reply within %g s (server not answering)", timeout);
+    else if (c->err == REDIS_ERR_EOF)
+        snprintf(buf, len, "the server closed the connection");
+    else
+        snprintf(buf, len, "%s", c->errstr);
+    return buf;
+}
+
+/* Run one command on a blocking connection and check its reply. */
+static int setup_cmd(rprobe *p, redisContext *c, const char *what, sim_err *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    errno = 0;
+    redisReply *r = redisvCommand(c, fmt, ap);
+    int e = errno;
+    va_end(ap);
+    char why[256];
+    if (!r)
+        return fail(p, err, "%s failed: %s", what, ctx_error(c, e, p->o->timeout, why, sizeof why));
+    int rc = SIM_OK;
+    if (r->type == REDIS_REPLY_ERROR) {
+        if (!strncmp(r->str, "NOAUTH", 6))
+            rc = fail(p, err, "%s refused: the server requires a password (use --password or TFSIM_REDIS_PASSWORD): %s",
+                      what, r->str);
+        else if (!strcmp(what, "AUTH"))
+            rc = fail(p, err, "authentication failed (wrong password?): %s", r->str);
+        else
+            rc = fail(p, err, "%s failed: %s", what, r->str);
+    }
+    freeReplyObject(r);
+    return rc;
+}
+
+static redisContext *connect_one(rprobe *p, sim_err *err)
+{
+    const val_redis_conn *cfg = p->cfg;
+    struct timeval tv = to_tv(p->o->timeout);
+    redisContext *c = cfg->socket ? redisConnectUnixWithTimeout(cfg->socket, tv)
+                                  : redisConnectWithTimeout(cfg->host ? cfg->host : "127.0.0.1",
+                                                            cfg->port ? cfg->port : 6379, tv);
+    if (!c) {
+        fail(p, err, "cannot connect: out of memory");
+        return NULL;
+    }
+    if (c->err) {
+        int e = errno;
+        const char *hint = (e == ECONNREFUSED || e == ENOENT) ? " (is redis-server running there?)" : "";
+        if (e == EINPROGRESS || e == ETIMEDOUT)
+            fail(p, err, "cannot connect: no answer within %g s", p->o->timeout);
+        else
+            fail(p, err, "cannot connect: %s%s", c->errstr, hint);
+        redisFree(c);
+        return NULL;
+    }
+    if (redisSetTimeout(c, tv) != REDIS_OK) {
+        fail(p, err, "cannot set the socket timeout: %s", c->errstr);
+        redisFree(c);
+        return NULL;
+    }
+    int rc = SIM_OK;
+    if (cfg->password && cfg->user)
+        rc = setup_cmd(p, c, "AUTH", err, "AUTH %s %s", cfg->user, cfg->password);
+    else if (cfg->password)
+        rc = setup_cmd(p, c, "AUTH", err, "AUTH %s", cfg->password);
+    if (rc == SIM_OK)
+        rc = setup_cmd(p, c, "SELECT", err, "SELECT %d", cfg->db);
+    if (rc != SIM_OK) {
+        redisFree(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* ---- the operations ---- */
+
+static void key(char *buf, size_t len, const rprobe *p, const char *kind, uint64_t id)
+{
+    snprintf(buf, len, "%s%s:%llu", p->prefix, kind, (unsigned long long)id);
+}
+
+/* Append the commands of round trip `round` of k's operation; returns how
+ * many replies to expect (0: the operation is complete). */
+static int append_round(rprobe *p, rconn *k)
+{
+    char ks[160], kz[160], kf[160], id[32], now[32];
+    snprintf(id, sizeof id, "%llu", (unsigned long long)k->id);
+    key(ks, sizeof ks, p, "ps", k->id);
+    snprintf(kz, sizeof kz, "%spending", p->prefix);
+    redisContext *c = k->c;
+    switch (k->op) {
+    case R_SAVE:
+        if (k->round > 0)
+            return 0;
+        snprintf(now, sizeof now, "%.6f", val_probe_epoch());
+        redisAppendCommand(c, "MULTI");
+        redisAppendCommand(c,
+                           "HSET %s session_id %s order_id ord-%s ticket_class %s try_goodie 1 "
+                           "ticket_hold_id %016llx%016llx goodie_hold_id %016llx%016llx "
+                           "amount_cents 4900 currency EUR customer_email buyer-%s@example.org "
+                           "created_at %s status pending",
+                           ks, id, id, k->id % 2 ? "A" : "B", (unsigned long long)k->id,
+                           (unsigned long long)(2 * k->id), (unsigned long long)k->id,
+                           (unsigned long long)(2 * k->id + 1), id, now);
+        redisAppendCommand(c, "EXPIRE %s %d", ks, SESSION_TTL);
+        redisAppendCommand(c, "ZADD %s %s %s", kz, now, id);
+        redisAppendCommand(c, "EXEC");
+        return 5;
+    case R_GET:
+        if (k->round > 0)
+            return 0;
+        redisAppendCommand(c, "HGETALL %s", ks);
+        return 1;
+    case R_FULFILL:
+        if (k->round == 0) {
+            key(kf, sizeof kf, p, "fulfilled", k->id);
+            redisAppendCommand(c, "SET %s 1 NX EX %d", kf, SESSION_TTL);
+            return 1;
+        }
+        if (k->round == 1) {
+            key(kf, sizeof kf, p, "order", k->id);
+            redisAppendCommand(c, "SET %s ord-%s NX EX %d", kf, id, SESSION_TTL);
+            return 1;
+        }
+        return 0;
+    case R_REMOVE:
+        if (k->round > 0)
+            return 0;
+        redisAppendCommand(c, "MULTI");
+        redisAppendCommand(c, "ZREM %s %s", kz, id);
+        redisAppendCommand(c, "DEL %s", ks);
+        redisAppendCommand(c, "EXEC");
+        return 4;
+    }
+    assert(0 && "unknown redis operation");
+    return 0;
+}
+
+/* Send what is buffered; 0 or SIM_EFAIL. */
+static int send_some(rprobe *p, rconn *k, unsigned i, sim_err *err)
+{
+    int done = 0;
+    if (redisBufferWrite(k->c, &done) != REDIS_OK)
+        return fail(p, err, "connection %u: %s failed after %llu operations: connection lost (%s)", i,
+                    val_probe_redis_ops[k->op], (unsigned long long)p->ndone,
+                    k->c->err == REDIS_ERR_EOF ? "the server closed it" : k->c->errstr);
+    k->want_write = !done;
+    return SIM_OK;
+}
+
+/* Start the next operation on k if the phase has one; *started = 1 then. */
+static int start_op(rprobe *p, rconn *k, unsigned i, int op, val_probe_pace *pace, uint64_t id0,
+                    uint64_t nids, int *started, sim_err *err)
+{
+    uint64_t index;
+    double now = val_probe_mono();
+    *started = 0;
+    if (!val_probe_pace_next(pace, now, &index))
+        return SIM_OK;
+    k->busy = 1;
+    k->op = op;
+    k->round = 0;
+    k->index = index;
+    k->id = id0 + (op == R_SAVE || nids == 0 ? index : index % nids);
+    k->t_op = now;
+    k->deadline = now + p->o->timeout;
+    k->pending = append_round(p, k);
+    assert(k->pending > 0);
+    *started = 1;
+    return send_some(p, k, i, err);
+}
+
+/* Check one reply; SIM_EFAIL for an error reply or an aborted EXEC. */
+static int check_reply(rprobe *p, const rconn *k, unsigned i, const redisReply *r, sim_err *err)
+{
+    const char *op = val_probe_redis_ops[k->op];
+    if (r->type == REDIS_REPLY_ERROR)
+        return fail(p, err, "connection %u: %s: the server replied with an error: %s", i, op, r->str);
+    if (k->pending == 1 && (k->op == R_SAVE || k->op == R_REMOVE)) {
+        /* the EXEC reply */
+        if (r->type != REDIS_REPLY_ARRAY)
+            return fail(p, err, "connection %u: %s: the transaction was aborted (EXEC returned no array)", i,
+                        op);
+        for (size_t j = 0; j < r->elements; j++)
+            if (r->element[j]->type == REDIS_REPLY_ERROR)
+                return fail(p, err, "connection %u: %s: a command in the transaction failed: %s", i, op,
+                            r->element[j]->str);
+    }
+    return SIM_OK;
+}
+
+/* Read what arrived on k and advance its operation. */
+static int on_readable(rprobe *p, rconn *k, unsigned i, val_probe_pace *pace, uint64_t id0,
+                       uint64_t nids, unsigned *busy, double *t_last, sim_err *err)
+{
+    const char *op = val_probe_redis_ops[k->op];
+    if (redisBufferRead(k->c) != REDIS_OK)
+        return fail(p, err, "connection %u: %s failed after %llu operations: connection lost (%s)", i, op,
+                    (unsigned long long)p->ndone,
+                    k->c->err == REDIS_ERR_EOF ? "the server closed it" : k->c->errstr);
+    for (;;) {
+        void *reply = NULL;
+        if (redisGetReplyFromReader(k->c, &reply) != REDIS_OK)
+            return fail(p, err, "connection %u: %s: bad reply: %s", i, op, k->c->errstr);
+        if (!reply)
+            return SIM_OK;
+        if (!k->busy) {
+            freeReplyObject(reply);
+            return fail(p, err, "connection %u: unexpected reply with no command in flight", i);
+        }
+        int rc = check_reply(p, k, i, reply, err);
+        freeReplyObject(reply);
+        if (rc)
+            return rc;
+        if (--k->pending > 0)
+            continue;
+        double now = val_probe_mono();
+        k->round++;
+        k->pending = append_round(p, k);
+        if (k->pending > 0) {
+            k->deadline = now + p->o->timeout;
+            if ((rc = send_some(p, k, i, err)))
+                return rc;
+            continue;
+        }
+        /* operation complete */
+        k->busy = 0;
+        (*busy)--;
+        p->ndone++;
+        *t_last = now;
+        if (val_probe_pace_records(pace, k->index) &&
+            (rc = val_probe_record(p->res, p->o, now - k->t_op, err)))
+            return rc;
+        int started;
+        if ((rc = start_op(p, k, i, k->op, pace, id0, nids, &started, err)))
+            return rc;
+        if (started)
+            (*busy)++;
+    }
+}
+
+/* One phase: operation op with C connections.  *issued = operations
+ * started (the sessions created, for a save phase). */
+static int run_phase(rprobe *p, int op, unsigned C, uint64_t id0, uint64_t nids, uint64_t *issued,
+                     sim_err *err)
+{
+    char name[VAL_SAMPLES_OP_MAX + 1];
+    snprintf(name, sizeof name, "redis.%s", val_probe_redis_ops[op]);
+    val_probe_phase_begin(p->res, name, C);
+    val_probe_pace pace;
+    val_probe_pace_init(&pace, p->o);
+    unsigned busy = 0;
+    double t_last = 0;
+    int rc;
+    for (unsigned i = 0; i < C; i++) {
+        int started;
+        if ((rc = start_op(p, &p->k[i], i, op, &pace, id0, nids, &started, err)))
+            return rc;
+        busy += (unsigned)started;
+    }
+    struct pollfd *pf = calloc(C, sizeof *pf);
+    unsigned *who = calloc(C, sizeof *who);
+    assert(pf && who);
+    rc = SIM_OK;
+    while (busy > 0 && rc == SIM_OK) {
+        nfds_t n = 0;
+        double now = val_probe_mono(), first = INFINITY;
+        for (unsigned i = 0; i < C; i++) {
+            rconn *k = &p->k[i];
+            if (!k->busy)
+                continue;
+            pf[n].fd = k->c->fd;
+            pf[n].events = (short)(POLLIN | (k->want_write ? POLLOUT : 0));
+            pf[n].revents = 0;
+            who[n++] = i;
+            if (k->deadline < first)
+                first = k->deadline;
+        }
+        int ms = first <= now ? 0 : (int)ceil((first - now) * 1e3);
+        int nr = poll(pf, n, ms);
+        if (nr < 0) {
+            if (errno == EINTR && !val_probe_stopped(p->o))
+                continue;
+            rc = errno == EINTR ? sim_err_set(err, SIM_EFAIL, "interrupted")
+                                : fail(p, err, "poll failed: %s", strerror(errno));
+            break;
+        }
+        for (nfds_t j = 0; j < n && rc == SIM_OK; j++) {
+            rconn *k = &p->k[who[j]];
+            if ((pf[j].revents & POLLOUT) && k->busy)
+                rc = send_some(p, k, who[j], err);
+            if (rc == SIM_OK && (pf[j].revents & (POLLIN | POLLHUP | POLLERR)))
+                rc = on_readable(p, k, who[j], &pace, id0, nids, &busy, &t_last, err);
+        }
+        now = val_probe_mono();
+        for (unsigned i = 0; i < C && rc == SIM_OK; i++) {
+            rconn *k = &p->k[i];
+            if (k->busy && now > k->deadline)
+                rc = fail(p, err, "connection %u: no reply within %g s to %s after %llu operations (server not answering)",
+                          i, p->o->timeout, val_probe_redis_ops[k->op], (unsigned long long)p->ndone);
+        }
+        if (rc == SIM_OK && val_probe_stopped(p->o))
+            rc = sim_err_set(err, SIM_EFAIL, "interrupted");
+    }
+    free(pf);
+    free(who);
+    if (rc == SIM_OK) {
+        double wall = pace.t_start > 0 && t_last > pace.t_start ? t_last - pace.t_start : NAN;
+        val_probe_phase_end(p->res, p->o, wall);
+    }
+    *issued = pace.issued;
+    return rc;
+}
+
+/* Delete every key under the prefix (SCAN + DEL) on a fresh connection. */
+static int cleanup(rprobe *p, sim_err *err)
+{
+    redisContext *c = connect_one(p, err);
+    if (!c)
+        return SIM_EFAIL;
+    char pattern[160];
+    snprintf(pattern, sizeof pattern, "%s*", p->prefix);
+    char cursor[32] = "0";
+    int rc = SIM_OK;
+    do {
+        errno = 0;
+        redisReply *r = redisCommand(c, "SCAN %s MATCH %s COUNT 1000", cursor, pattern);
+        int e = errno;
+        char why[256];
+        if (!r) {
+            rc = fail(p, err, "SCAN failed: %s", ctx_error(c, e, p->o->timeout, why, sizeof why));
+            break;
+        }
+        if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 || r->element[0]->type != REDIS_REPLY_STRING ||
+            r->element[1]->type != REDIS_REPLY_ARRAY) {
+            rc = fail(p, err, "SCAN: unexpected reply");
+            freeReplyObject(r);
+            break;
+        }
+        snprintf(cursor, sizeof cursor, "%s", r->element[0]->str);
+        redisReply *keys = r->element[1];
+        if (keys->elements > 0) {
+            size_t n = keys->elements + 1;
+            const char **argv = malloc(n * sizeof *argv);
+            size_t *len = malloc(n * sizeof *len);
+            assert(argv && len);
+            argv[0] = "DEL";
+            len[0] = 3;
+            for (size_t j = 0; j < keys->elements; j++) {
+                argv[j + 1] = keys->element[j]->str;
+                len[j + 1] = keys->element[j]->len;
+            }
+            errno = 0;
+            redisReply *d = redisCommandArgv(c, (int)n, argv, len);
+            e = errno;
+            free(argv);
+            free(len);
+            if (!d || d->type == REDIS_REPLY_ERROR) {
+                rc = d ? fail(p, err, "DEL failed: %s", d->str)
+                       : fail(p, err, "DEL failed: %s", ctx_error(c, e, p->o->timeout, why, sizeof why));
+                if (d)
+                    freeReplyObject(d);
+                freeReplyObject(r);
+                break;
+            }
+            freeReplyObject(d);
+        }
+        freeReplyObject(r);
+    } while (strcmp(cursor, "0") != 0);
+    redisFree(c);
+    return rc;
+}
+
+int val_probe_redis_run(const val_redis_conn *cfg, const val_probe_opts *o, val_probe_result *res,
+                        sim_err *err)
+{
+    assert(o->nlevels > 0 && o->timeout > 0);
+    int rc = val_probe_check_ops(o, val_probe_redis_ops, R_NOPS, err);
+    if (rc)
+        return rc;
+    if (cfg->db < 0)
+        return sim_err_set(err, SIM_EINPUT, "--db: must be >= 0");
+    rprobe p = {0};
+    p.cfg = cfg;
+    p.o = o;
+    p.res = res;
+    if (cfg->socket)
+        snprintf(p.where, sizeof p.where, "redis at unix:%s (db %d)", cfg->socket, cfg->db);
+    else
+        snprintf(p.where, sizeof p.where, "redis at %s:%d (db %d)", cfg->host ? cfg->host : "127.0.0.1",
+                 cfg->port ? cfg->port : 6379, cfg->db);
+    if (cfg->prefix)
+        snprintf(p.prefix, sizeof p.prefix, "%s", cfg->prefix);
+    else
+        snprintf(p.prefix, sizeof p.prefix, "tfsim:probe:%ld:", (long)getpid());
+    for (const char *s = p.prefix; *s; s++)
+        if (*s <= ' ' || *s == '*' || *s == '?' || *s == '[' || *s == ']' || *s == '\\')
+            return sim_err_set(err, SIM_EINPUT,
+                               "--prefix: '%s' must not contain spaces or the glob characters *?[]\\",
+                               p.prefix);
+
+    unsigned cmax = 0;
+    for (size_t l = 0; l < o->nlevels; l++)
+        if (o->levels[l] > cmax)
+            cmax = o->levels[l];
+    p.k = calloc(cmax, sizeof *p.k);
+    assert(p.k);
+    for (unsigned i = 0; i < cmax && rc == SIM_OK; i++) {
+        p.k[i].c = connect_one(&p, err);
+        if (!p.k[i].c)
+            rc = SIM_EFAIL;
+        else
+            p.nk++;
+    }
+    uint64_t next_id = 1;
+    for (size_t l = 0; l < o->nlevels && rc == SIM_OK; l++) {
+        unsigned C = o->levels[l];
+        uint64_t id0 = next_id, nids = 0;
+        for (int op = 0; op < R_NOPS && rc == SIM_OK; op++) {
+            if (!val_probe_wants(o, val_probe_redis_ops[op]))
+                continue;
+            uint64_t issued = 0;
+            rc = run_phase(&p, op, C, id0, nids, &issued, err);
+            if (op == R_SAVE) {
+                nids = issued;
+                next_id += issued;
+            }
+        }
+        if (nids == 0)
+            next_id += 1000000;  /* keep levels apart when there is no save phase */
+    }
+    for (unsigned i = 0; i < p.nk; i++)
+        redisFree(p.k[i].c);
+    free(p.k);
+    if (p.nk > 0) {
+        /* The keys go also after a failure, if the server still answers. */
+        sim_err cerr = {0};
+        if (cleanup(&p, rc ? &cerr : err) != SIM_OK) {
+            if (rc == SIM_OK)
+                rc = SIM_EFAIL;
+            else
+                val_probe_err_append(err, "; keys under the prefix may remain");
+        }
+    }
+    return rc;
+}

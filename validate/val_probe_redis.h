@@ -1,0 +1,59 @@
+/* val_probe_redis: `tfsim probe redis`: the TigerFans payment-session
+ * operations against a real Redis server, timed one by one (hiredis).
+ *
+ * Operations (DESIGN.md section 2), recorded as redis.<name>:
+ *   paymentsession.save            one pipelined MULTI / HSET (11 fields) /
+ *                                  EXPIRE / ZADD / EXEC
+ *   paymentsession.get             HGETALL
+ *   paymentsession.fulfill         SET NX EX, then a second SET NX EX (two
+ *                                  round trips)
+ *   paymentsession.remove_pending  pipelined MULTI / ZREM / DEL / EXEC
+ * For each concurrency level C the four run as phases in that order, each
+ * with C connections and one operation in flight per connection, driven
+ * from one thread by a poll(2) loop (hiredis' non-blocking buffer calls).
+ * get, fulfill and remove_pending work on the sessions the save phase of
+ * the same level created (cycling over them in --seconds mode).
+ *
+ * Invariants: every key starts with the prefix (default
+ * "tfsim:probe:<pid>:") and lives in the chosen database (default 15);
+ * the keys are deleted at the end, also after a failure when the server
+ * still answers.  The password is never printed.  Every reply and the
+ * connection are bounded by opts->timeout.  The caller must ignore SIGPIPE
+ * (hiredis writes to sockets that the server may have closed).
+ * Cost: one poll() per batch of ready replies; memory O(connections).
+ */
+#ifndef VAL_PROBE_REDIS_H
+#define VAL_PROBE_REDIS_H
+
+#include <stddef.h>
+
+#include "sim/sim_err.h"
+#include "validate/val_probe.h"
+
+typedef struct val_redis_conn {
+    const char *socket;    /* unix socket path; NULL = TCP host:port */
+    const char *host;      /* NULL = 127.0.0.1 */
+    int port;              /* 0 = 6379 */
+    const char *user;      /* ACL user for AUTH, or NULL */
+    const char *password;  /* or NULL; borrowed, never printed */
+    int db;                /* database number (SELECT) */
+    const char *prefix;    /* key prefix; NULL = "tfsim:probe:<pid>:" */
+} val_redis_conn;
+
+/* Default database of the probe (out of the way of an application's 0). */
+#define VAL_REDIS_DEFAULT_DB 15
+
+/* Operation names (without the "redis." prefix), in the order they run. */
+extern const char *const val_probe_redis_ops[];
+extern const size_t val_probe_redis_nops;
+
+/* Run the probe: every selected operation at every level of o, results
+ * into res (borrowed).  Returns SIM_OK; SIM_EINPUT for bad options;
+ * SIM_EFAIL when the server cannot be reached, refuses the password,
+ * replies with an error, closes the connection or does not answer within
+ * o->timeout: the message names the server and what failed.  On failure
+ * res and o->out keep every operation measured before it. */
+int val_probe_redis_run(const val_redis_conn *c, const val_probe_opts *o, val_probe_result *res,
+                        sim_err *err);
+
+#endif

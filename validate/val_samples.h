@@ -1,0 +1,87 @@
+/* val_samples: the latency-samples CSV written by the probes and read by
+ * `tfsim fit`.
+ *
+ * Format: one header line `operation,concurrency,latency_us,timestamp`, then
+ * one row per measured operation:
+ *   operation    name such as redis.paymentsession.save: 1..63 characters
+ *                from letters, digits, '.', '_' and '-' (so that it maps
+ *                onto a config section and key); written quoted by libcsv
+ *   concurrency  operations in flight when it was measured (an integer
+ *                >= 1; the TigerBeetle probe puts the batch size here)
+ *   latency_us   latency in microseconds (>= 0)
+ *   timestamp    completion time, seconds since the Unix epoch
+ *
+ * Writer invariants: rows are formatted with libcsv (csv_fwrite) into a
+ * memory buffer and reach the file only as whole lines, one write(2) per
+ * batch of at most VAL_SAMPLES_BATCH rows (and at every flush), so a run
+ * killed at any moment leaves a file of complete lines.  Cost: O(1) per
+ * row, one system call per batch.
+ *
+ * Reader invariants: streaming, memory bounded by VAL_SAMPLES_MAX_ROW bytes
+ * whatever the file size; every field is checked and the first problem is
+ * reported as SIM_EINPUT "file:line: column: message".  Cost: O(bytes).
+ */
+#ifndef VAL_SAMPLES_H
+#define VAL_SAMPLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/sim_err.h"
+
+#define VAL_SAMPLES_HEADER "operation,concurrency,latency_us,timestamp"
+#define VAL_SAMPLES_BATCH 64
+#define VAL_SAMPLES_OP_MAX 63
+#define VAL_SAMPLES_MAX_ROW 4096
+#define VAL_SAMPLES_MAX_CONC 1000000u
+
+typedef struct val_sample {
+    char op[VAL_SAMPLES_OP_MAX + 1];
+    unsigned concurrency;
+    double latency_us;
+    double timestamp;
+} val_sample;
+
+/* Is name a valid operation name (see above)? */
+int val_samples_op_ok(const char *name);
+
+typedef struct val_samples_writer val_samples_writer;
+
+/* Create (truncate) path and write the header line.  Returns a writer owned
+ * by the caller (close it with val_samples_close), or NULL with SIM_EFAIL
+ * in err. */
+val_samples_writer *val_samples_create(const char *path, sim_err *err);
+
+/* Append one row (buffered; the batch is written when full).  op must pass
+ * val_samples_op_ok (a bug otherwise).  Returns SIM_OK or SIM_EFAIL. */
+int val_samples_add(val_samples_writer *w, const char *op, unsigned concurrency, double latency_us,
+                    double timestamp, sim_err *err);
+
+/* Write the buffered rows now.  Returns SIM_OK or SIM_EFAIL. */
+int val_samples_flush(val_samples_writer *w, sim_err *err);
+
+/* Rows added so far. */
+uint64_t val_samples_rows(const val_samples_writer *w);
+
+/* Flush, close and free w (NULL is allowed).  Returns SIM_OK or SIM_EFAIL;
+ * w is freed in both cases. */
+int val_samples_close(val_samples_writer *w, sim_err *err);
+
+typedef struct val_samples_reader val_samples_reader;
+
+/* Open path ("-" = standard input) and check its header.  Returns a reader
+ * owned by the caller (val_samples_reader_free), or NULL with SIM_EINPUT in
+ * err (the file cannot be opened, or its header is wrong). */
+val_samples_reader *val_samples_open(const char *path, sim_err *err);
+
+/* Read the next row into *s.  Returns 1 with a row, 0 at the end of the
+ * file, -1 on error (err set: SIM_EINPUT "file:line: column: message", or
+ * SIM_EFAIL on a read error).  After -1 further calls return -1. */
+int val_samples_next(val_samples_reader *r, val_sample *s, sim_err *err);
+
+/* Line number of the last row returned (1 = the header). */
+uint64_t val_samples_line(const val_samples_reader *r);
+
+void val_samples_reader_free(val_samples_reader *r);
+
+#endif
