@@ -15,8 +15,8 @@
  * replication, and skips the simulation when the load is large.
  *
  * Ownership: everything a harness allocates is freed before it returns;
- * the config harness keeps one temporary directory per process (removed
- * at exit).
+ * the file-based harnesses share one temporary directory per process
+ * (removed at exit).
  */
 #ifndef FUZZ_TARGETS_H
 #define FUZZ_TARGETS_H
@@ -36,6 +36,7 @@
 #include "sim/sim_table.h"
 #include "validate/val_amdahl.h"
 #include "validate/val_laws.h"
+#include "validate/val_samples.h"
 #include "validate/val_scaling.h"
 #include "validate/val_tigerbench.h"
 
@@ -268,28 +269,29 @@ static inline int fuzz_tigerbench_input(const uint8_t *data, size_t size)
  * overrides, one per line. */
 #define FUZZ_CFG_PARTS 4
 
-static char fuzz_cfg_dir[64];
+static char fuzz_dir[64];
 
-static inline void fuzz_cfg_cleanup(void)
+static inline void fuzz_cleanup(void)
 {
-    static const char *const files[] = {"main.ini", "a.ini", "b.ini"};
+    static const char *const files[] = {"main.ini", "a.ini", "b.ini", "in.csv", "out.csv"};
     char p[128];
-    for (size_t i = 0; i < 3; i++) {
-        snprintf(p, sizeof p, "%s/%s", fuzz_cfg_dir, files[i]);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", fuzz_dir, files[i]);
         unlink(p);
     }
-    rmdir(fuzz_cfg_dir);
+    rmdir(fuzz_dir);
 }
 
-static inline const char *fuzz_cfg_tmpdir(void)
+/* The harnesses' temporary directory (one per process, removed at exit). */
+static inline const char *fuzz_tmpdir(void)
 {
-    if (!fuzz_cfg_dir[0]) {
-        snprintf(fuzz_cfg_dir, sizeof fuzz_cfg_dir, "/tmp/tfsim-fuzz-XXXXXX");
-        if (!mkdtemp(fuzz_cfg_dir))
+    if (!fuzz_dir[0]) {
+        snprintf(fuzz_dir, sizeof fuzz_dir, "/tmp/tfsim-fuzz-XXXXXX");
+        if (!mkdtemp(fuzz_dir))
             abort();
-        atexit(fuzz_cfg_cleanup);
+        atexit(fuzz_cleanup);
     }
-    return fuzz_cfg_dir;
+    return fuzz_dir;
 }
 
 /* Write part (bytes, NULs kept) to DIR/name, or remove the file when part
@@ -297,7 +299,7 @@ static inline const char *fuzz_cfg_tmpdir(void)
 static inline void fuzz_cfg_file(const char *name, const char *part, size_t len)
 {
     char p[128];
-    snprintf(p, sizeof p, "%s/%s", fuzz_cfg_tmpdir(), name);
+    snprintf(p, sizeof p, "%s/%s", fuzz_tmpdir(), name);
     unlink(p);
     if (!part)
         return;
@@ -380,7 +382,7 @@ static inline int fuzz_cfg_input(const uint8_t *data, size_t size)
     fuzz_cfg_file("b.ini", part[2], len[2]);
     char *main_text = fuzz_text((const uint8_t *)part[0], len[0]);
     char name[128];
-    snprintf(name, sizeof name, "%s/main.ini", fuzz_cfg_tmpdir());
+    snprintf(name, sizeof name, "%s/main.ini", fuzz_tmpdir());
 
     sim_cfg *c = sim_cfg_new();
     sim_err err;
@@ -428,6 +430,81 @@ out:
     sim_cfg_free(c);
     free(main_text);
     free(text);
+    return 0;
+}
+
+/* ---- latency-samples CSV: read, write back, read again ---- */
+
+#define FUZZ_SAMPLES_KEEP 64
+
+static inline void fuzz_samples_path(char *p, size_t len, const char *name)
+{
+    snprintf(p, len, "%s/%s", fuzz_tmpdir(), name);
+}
+
+static inline int fuzz_samples_input(const uint8_t *data, size_t size)
+{
+    char in[128], out[128];
+    fuzz_samples_path(in, sizeof in, "in.csv");
+    fuzz_samples_path(out, sizeof out, "out.csv");
+    FILE *f = fopen(in, "wb");
+    assert(f);
+    fwrite(data, 1, size, f);
+    fclose(f);
+    sim_err err;
+    sim_err_clear(&err);
+    val_samples_reader *r = val_samples_open(in, &err);
+    if (!r) {
+        fuzz_check_err("samples open", err.code ? err.code : -1, &err);
+        return 0;
+    }
+    val_samples_writer *w = val_samples_create(out, &err);
+    if (!w)
+        FUZZ_FAIL("samples: cannot create %s: %s\n", out, err.msg);
+    static val_sample kept[FUZZ_SAMPLES_KEEP];
+    size_t n = 0;
+    val_sample s;
+    int rc;
+    while ((rc = val_samples_next(r, &s, &err)) == 1) {
+        if (!val_samples_op_ok(s.op) || s.concurrency < 1 ||
+            s.concurrency > VAL_SAMPLES_MAX_CONC || !(isfinite(s.latency_us) && s.latency_us >= 0) ||
+            !(isfinite(s.timestamp) && s.timestamp >= 0))
+            FUZZ_FAIL("samples: row %zu breaks the format: %s,%u,%g,%g\n", n, s.op,
+                      s.concurrency, s.latency_us, s.timestamp);
+        if (val_samples_add(w, s.op, s.concurrency, s.latency_us, s.timestamp, &err))
+            FUZZ_FAIL("samples: cannot write row %zu: %s\n", n, err.msg);
+        if (n < FUZZ_SAMPLES_KEEP)
+            kept[n] = s;
+        n++;
+    }
+    if (rc < 0) {
+        fuzz_check_err("samples", err.code ? err.code : -1, &err);
+        if (val_samples_next(r, &s, &err) != -1)
+            FUZZ_FAIL("samples: a read after an error did not fail\n");
+    } else if (rc != 0) {
+        FUZZ_FAIL("samples: next returned %d\n", rc);
+    }
+    val_samples_reader_free(r);
+    if (val_samples_close(w, &err))
+        FUZZ_FAIL("samples: close: %s\n", err.msg);
+    /* what was written reads back as the same rows */
+    r = val_samples_open(out, &err);
+    if (!r)
+        FUZZ_FAIL("samples: written file does not open: %s\n", err.msg);
+    size_t m = 0;
+    while ((rc = val_samples_next(r, &s, &err)) == 1) {
+        if (m < n && m < FUZZ_SAMPLES_KEEP) {
+            const val_sample *k = &kept[m];
+            if (strcmp(s.op, k->op) || s.concurrency != k->concurrency ||
+                fabs(s.latency_us - k->latency_us) > 5e-4 + 1e-15 * k->latency_us ||
+                fabs(s.timestamp - k->timestamp) > 5e-7 + 1e-15 * k->timestamp)
+                FUZZ_FAIL("samples: row %zu changed on the round trip\n", m);
+        }
+        m++;
+    }
+    if (rc != 0 || m != n)
+        FUZZ_FAIL("samples: read back %zu of %zu rows (%s)\n", m, n, err.msg);
+    val_samples_reader_free(r);
     return 0;
 }
 
