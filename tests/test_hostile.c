@@ -221,6 +221,33 @@ static void test_cfg_hostile_files(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* ---- latency samples ---- */
+
+/* A NUL byte used to cut a field short: latency "10\0" "00" read as 10. */
+static void test_samples_nul(void **state)
+{
+    (void)state;
+    char dir[64], p[128];
+    snprintf(dir, sizeof dir, "%s", test_tmpdir());
+    snprintf(p, sizeof p, "%s/s.csv", dir);
+    static const char text[] = VAL_SAMPLES_HEADER "\nredis.get,1,10\00000,1\n";
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    fwrite(text, 1, sizeof text - 1, f);
+    fclose(f);
+    sim_err err;
+    sim_err_clear(&err);
+    val_samples_reader *r = val_samples_open(p, &err);
+    val_sample s;
+    int rc = r ? val_samples_next(r, &s, &err) : -1;
+    val_samples_reader_free(r);
+    assert_int_equal(rc, -1);
+    assert_int_equal(err.code, SIM_EINPUT);
+    assert_non_null(strstr(err.msg, "s.csv:2: latency_us: NUL byte in the field"));
+    unlink(p);
+    rmdir(dir);
+}
+
 /* ---- results database ---- */
 
 /* A store whose run says it has 2e8 rows (the tables are append-only:
@@ -496,6 +523,7 @@ int main(void)
         cmocka_unit_test(test_subnormal_round_trip),
         cmocka_unit_test(test_lognormal_mu_range),
         cmocka_unit_test(test_cfg_hostile_files),
+        cmocka_unit_test(test_samples_nul),
         cmocka_unit_test(test_store_tampered_row_count),
         cmocka_unit_test(test_secrets_never_stored),
         cmocka_unit_test(test_limit_max_events),
