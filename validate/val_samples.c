@@ -302,7 +302,9 @@ static int feed(val_samples_reader *r)
         r->buf_pos = 0;
         if (r->buf_len == 0) {
             if (ferror(r->f)) {
-                sim_err_set(r->err, SIM_EFAIL, "%s: read error: %s", r->name, strerror(errno));
+                /* a directory given as the file is bad input, like elsewhere */
+                sim_err_set(r->err, errno == EISDIR ? SIM_EINPUT : SIM_EFAIL, "%s: read error: %s",
+                            r->name, strerror(errno));
                 r->failed = 1;
                 return -1;
             }

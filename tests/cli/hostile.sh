@@ -160,6 +160,26 @@ rss=$(max_rss_kb "$TFSIM" amdahl --tigerbench "$h/groups.csv" --arch tb_redis --
 if [ "${rss:-999999999}" -lt $((50000 * mem)) ]; then ok; else bad "10^6 groups: peak RSS ${rss} KB, expected < $((50 * mem)) MB"; fi
 rm -f "$h/big.csv" "$h/groups.csv"
 
+# ---- latency samples (tfsim fit): bad rows, NUL, directories, 10^6 rows ----
+SH='operation,concurrency,latency_us,timestamp'
+printf '%s\nredis.get,1,10\00000,1\n' "$SH" >"$h/nul_s.csv"
+expect 2 "samples with a NUL byte" -- "$TFSIM" fit "$h/nul_s.csv"
+expect_err "nul_s.csv:2: latency_us: NUL byte" "samples NUL message"
+expect 2 "directory as samples" -- "$TFSIM" fit "$h/dir.csv"
+expect_err "dir.csv: read error: Is a directory" "samples directory message"
+expect 2 "empty samples" -- "$TFSIM" fit "$h/empty.csv"
+expect 2 "garbage samples" -- "$TFSIM" fit "$h/junk"
+for row in "redis.get,0,1,1" "redis.get,1e7,1,1" "redis.get,1,1e309,1" "redis.get,1,nan,1" \
+           "redis.get,1,-1,1" "redis.get,1,1,inf" "bad name,1,1,1"; do
+    printf '%s\n%s\n' "$SH" "$row" >"$h/row.csv"
+    expect 2 "samples row $row" -- "$TFSIM" fit "$h/row.csv"
+    expect_err "row.csv:2: " "samples row $row names the line"
+done
+awk -v h="$SH" 'BEGIN { print h; for (i = 0; i < 1000000; i++) printf "redis.get,%d,%d.5,%d\n", i % 4 + 1, 100 + i % 97, 1764460800 + i }' >"$h/s1m.csv"
+rss=$(max_rss_kb "$TFSIM" fit "$h/s1m.csv" --max-samples 10000)
+if [ "${rss:-999999999}" -lt $((50000 * mem)) ]; then ok; else bad "10^6-row samples: peak RSS ${rss} KB, expected < $((50 * mem)) MB"; fi
+rm -f "$h/s1m.csv"
+
 # ---- damaged results databases ----
 if command -v sqlite3 >/dev/null 2>&1; then
     sqlite3 "$h/fix.db" <tests/cli/report_fixture.sql
