@@ -49,10 +49,11 @@ int sim_run(sim *s, double t_end)
     sim_event e;
     s->stop = 0;
     for (;;) {
-        if (s->cal.n == 0)
+        if (sim_calendar_size(&s->cal) == 0)
             return SIM_RUN_EMPTY;
-        if (s->cal.heap[0].t > t_end) {
-            s->now = t_end;
+        if (sim_calendar_peek_time(&s->cal) > t_end) {
+            if (t_end > s->now) /* a t_end in the past must not turn the clock back */
+                s->now = t_end;
             return SIM_RUN_TIME;
         }
         if (s->max_events && s->nevents >= s->max_events)
@@ -67,7 +68,7 @@ int sim_run(sim *s, double t_end)
             if (hook)
                 hook(atomic_fetch_add(&progress_total, 1u << 20) + (1u << 20));
         }
-        if (s->max_pending && s->cal.n > s->max_pending)
+        if (s->max_pending && sim_calendar_size(&s->cal) > s->max_pending)
             return SIM_RUN_MEMORY;
         if (s->stop)
             return SIM_RUN_STOPPED;

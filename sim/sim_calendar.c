@@ -8,6 +8,7 @@ void sim_calendar_init(sim_calendar *c, size_t cap_hint)
     c->cap = cap_hint ? cap_hint : 1;
     c->n = 0;
     c->seq = 0;
+    c->hole = 0;
     c->heap = malloc(c->cap * sizeof *c->heap);
     assert(c->heap && "out of memory");
 }
@@ -17,31 +18,99 @@ void sim_calendar_fini(sim_calendar *c)
     free(c->heap);
     c->heap = NULL;
     c->n = c->cap = 0;
+    c->hole = 0;
 }
 
-void sim_calendar_clear(sim_calendar *c) { c->n = 0; }
-
-static inline int less(const sim_event *a, const sim_event *b)
+void sim_calendar_clear(sim_calendar *c)
 {
-    return a->t < b->t || (a->t == b->t && a->key < b->key);
+    c->n = 0;
+    c->hole = 0;
+}
+
+/* Ordered bits of t (see the header); -0 becomes +0 first. */
+static inline uint64_t time_bits(double t)
+{
+    t += 0.0;
+    uint64_t b;
+    memcpy(&b, &t, sizeof b);
+    return (b >> 63) ? ~b : b ^ (UINT64_C(1) << 63);
+}
+
+/* Heaps above this many nodes (256 KiB) no longer fit in the inner caches:
+ * sift_down then prefetches the grandchildren while it compares the
+ * children. */
+#define PREFETCH_ABOVE 8192
+
+/* Place x in a heap of n slots whose root slot is free. */
+static void sift_down(sim_cal_node *h, size_t n, sim_cal_node x)
+{
+    size_t i = 0;
+    int prefetch = n > PREFETCH_ABOVE;
+    /* Nodes with four children: the least child is found by two pairwise
+     * minima, branch-free, then the hole moves down while that child is
+     * less than x. */
+    for (;;) {
+        size_t l = 4 * i + 1;
+        if (l + 3 >= n)
+            break;
+        if (prefetch)
+            for (size_t g = 4 * l + 1, k = 0; k < 16 && g + k < n; k += 2)
+                __builtin_prefetch(&h[g + k]);
+        size_t a = l + (h[l + 1].k < h[l].k);
+        size_t b = l + 2 + (h[l + 3].k < h[l + 2].k);
+        size_t m = h[b].k < h[a].k ? b : a;
+        if (!(h[m].k < x.k)) {
+            h[i] = x;
+            return;
+        }
+        h[i] = h[m];
+        i = m;
+    }
+    /* The last inner node may have one to three children. */
+    size_t l = 4 * i + 1;
+    if (l < n) {
+        size_t m = l;
+        for (size_t k = l + 1; k < n; k++)
+            if (h[k].k < h[m].k)
+                m = k;
+        if (h[m].k < x.k) {
+            h[i] = h[m];
+            i = m;
+        }
+    }
+    h[i] = x;
+}
+
+void sim_calendar_fill_hole(sim_calendar *c)
+{
+    if (!c->hole)
+        return;
+    c->hole = 0;
+    if (--c->n > 0)
+        sift_down(c->heap, c->n, c->heap[c->n]);
 }
 
 uint64_t sim_calendar_push(sim_calendar *c, double t, unsigned prio, sim_fn fn, void *obj)
 {
     assert(prio <= SIM_PRIO_MAX && t == t); /* no NaN times */
     assert(c->seq < SIM_SEQ_MASK);
-    if (c->n == c->cap) {
+    if (!c->hole && c->n == c->cap) {
         c->cap *= 2;
         c->heap = realloc(c->heap, c->cap * sizeof *c->heap);
         assert(c->heap && "out of memory");
     }
     uint64_t seq = c->seq++;
-    sim_event e = {t, ((uint64_t)prio << 48) | seq, fn, obj};
+    sim_cal_node e = {(sim_cal_key)time_bits(t) << 64 | ((uint64_t)prio << 48 | seq), fn, obj};
+    if (c->hole) {
+        c->hole = 0;
+        sift_down(c->heap, c->n, e);
+        return seq;
+    }
     size_t i = c->n++;
-    sim_event *h = c->heap;
+    sim_cal_node *h = c->heap;
     while (i > 0) {
-        size_t p = (i - 1) / 2;
-        if (!less(&e, &h[p]))
+        size_t p = (i - 1) / 4;
+        if (!(e.k < h[p].k))
             break;
         h[i] = h[p];
         i = p;
@@ -52,32 +121,14 @@ uint64_t sim_calendar_push(sim_calendar *c, double t, unsigned prio, sim_fn fn, 
 
 int sim_calendar_pop(sim_calendar *c, sim_event *out)
 {
+    sim_calendar_fill_hole(c);
     if (c->n == 0)
         return 0;
-    sim_event *h = c->heap;
-    *out = h[0];
-    sim_event last = h[--c->n];
-    size_t n = c->n, i = 0;
-    if (n == 0)
-        return 1;
-    for (;;) {
-        size_t l = 2 * i + 1;
-        if (l >= n)
-            break;
-        size_t m = l;
-        if (l + 1 < n && less(&h[l + 1], &h[l]))
-            m = l + 1;
-        if (!less(&h[m], &last))
-            break;
-        h[i] = h[m];
-        i = m;
-    }
-    h[i] = last;
+    const sim_cal_node *r = &c->heap[0];
+    out->t = sim_calendar_time_of((uint64_t)(r->k >> 64));
+    out->key = (uint64_t)r->k;
+    out->fn = r->fn;
+    out->obj = r->obj;
+    c->hole = 1;
     return 1;
-}
-
-double sim_calendar_peek_time(const sim_calendar *c)
-{
-    assert(c->n > 0);
-    return c->heap[0].t;
 }

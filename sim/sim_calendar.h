@@ -1,4 +1,4 @@
-/* sim_calendar: the future-event list, a binary min-heap of events ordered
+/* sim_calendar: the future-event list, a 4-ary min-heap of events ordered
  * by (time, priority, insertion sequence).
  *
  * Role: hold every scheduled event of one simulation; pop them in a
@@ -6,23 +6,37 @@
  * to the earlier insertion (as libuv's timer heap breaks ties by start_id),
  * so the same inputs always give the same order.
  *
- * Invariants: heap[0] is the least event; key = prio << 48 | seq, so
- * comparing keys compares (prio, seq); seq grows by one per push and is
- * never reused (2^48 pushes per run at most, asserted).  The array grows by
- * doubling and never shrinks: after warm-up no push allocates.
- * Cost: push and pop O(log n) with 32-byte entries moved by hole sifting;
- * memory 32 bytes per pending event.  There is no cancel: owners mark stale
- * events themselves (compare sim_calendar's returned seq, see sim_ps.c).
+ * Invariants: heap[0] is the least node, unless `hole` is set: pop leaves
+ * the root empty (hole) and the next push fills it with one sift-down, so
+ * the usual step of a simulation (pop an event, schedule one) costs one
+ * sift instead of two; the next pop or peek fills a hole still open with
+ * the last node.  A node's 128-bit key is
+ * (ordered bits of t) << 64 | prio << 48 | seq, so one unsigned comparison
+ * compares (t, prio, seq): the ordered bits of a double are its IEEE bits
+ * with the sign bit flipped for t >= 0 and all bits flipped for t < 0, which
+ * orders them as the doubles; -0 is stored as +0 so the two compare equal,
+ * as doubles do.  seq grows by one per push and is never reused (2^48
+ * pushes per calendar at most, asserted).  The array grows by doubling and
+ * never shrinks: after warm-up no push allocates.
+ * Cost: push and pop O(log4 n) with 32-byte nodes moved by hole sifting;
+ * a sift down picks the least of four children without branches and, on
+ * heaps larger than the caches, prefetches the grandchildren; memory 32
+ * bytes per pending event.  (bench/bench_calendar.c: hold model.)  There is no cancel: owners mark stale events themselves
+ * (compare sim_calendar's returned seq, see sim_ps.c).
+ * Uses the GCC/Clang extension unsigned __int128 (64-bit targets).
  */
 #ifndef SIM_CALENDAR_H
 #define SIM_CALENDAR_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct sim;
 typedef void (*sim_fn)(struct sim *s, void *obj);
 
+/* An event as popped. */
 typedef struct sim_event {
     double t;
     uint64_t key;  /* prio << 48 | seq */
@@ -33,10 +47,21 @@ typedef struct sim_event {
 #define SIM_PRIO_MAX 0xffffu
 #define SIM_SEQ_MASK ((UINT64_C(1) << 48) - 1)
 
+__extension__ typedef unsigned __int128 sim_cal_key;
+
+/* An event as stored in the heap. */
+typedef struct sim_cal_node {
+    sim_cal_key k;  /* ordered time bits << 64 | prio << 48 | seq */
+    sim_fn fn;
+    void *obj;
+} sim_cal_node;
+
 typedef struct sim_calendar {
-    sim_event *heap;
-    size_t n, cap;
+    sim_cal_node *heap;
+    size_t n;      /* nodes in heap[], counting an empty root (hole) */
+    size_t cap;
     uint64_t seq;
+    int hole;      /* heap[0] has been popped and not refilled yet */
 } sim_calendar;
 
 /* Initialise caller-provided storage with room for cap_hint events (>= 1). */
@@ -51,8 +76,29 @@ uint64_t sim_calendar_push(sim_calendar *c, double t, unsigned prio, sim_fn fn, 
 /* Remove the least event into *out; returns 0 if the calendar is empty. */
 int sim_calendar_pop(sim_calendar *c, sim_event *out);
 
-static inline size_t sim_calendar_size(const sim_calendar *c) { return c->n; }
-/* Time of the least event (the calendar must not be empty). */
-double sim_calendar_peek_time(const sim_calendar *c);
+static inline size_t sim_calendar_size(const sim_calendar *c) { return c->n - (size_t)c->hole; }
+
+/* Fill the root left empty by the last pop, if it still is, with the last
+ * node (pop and peek do this themselves). */
+void sim_calendar_fill_hole(sim_calendar *c);
+
+/* The double whose ordered bits (see above) are u. */
+static inline double sim_calendar_time_of(uint64_t u)
+{
+    uint64_t b = (u >> 63) ? u ^ (UINT64_C(1) << 63) : ~u;
+    double t;
+    memcpy(&t, &b, sizeof t);
+    return t;
+}
+
+/* Time of the least event (the calendar must not be empty).  Not const:
+ * it may fill the hole left by the last pop. */
+static inline double sim_calendar_peek_time(sim_calendar *c)
+{
+    if (c->hole)
+        sim_calendar_fill_hole(c);
+    assert(c->n > 0);
+    return sim_calendar_time_of((uint64_t)(c->heap[0].k >> 64));
+}
 
 #endif

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <ini.h>
-
 #include "sim/sim_dist.h"
 
 struct sim_cfg {
@@ -89,40 +87,8 @@ static void add_entry(sim_cfg *c, const char *sec, const char *key, const char *
 
 /* ---- loading ---- */
 
-typedef struct load_ctx {
-    sim_cfg *c;
-    const char *name;   /* file name for messages */
-    const char *dir;    /* directory for relative includes */
-    const char *text;   /* remaining text */
-    int line;           /* line number of the line last handed to inih */
-    int depth;
-    const char **stack; /* canonical paths being loaded, for cycle checks */
-    sim_err *err;
-} load_ctx;
-
 static int load_text(sim_cfg *c, const char *text, const char *name, int depth,
                      const char **stack, sim_err *err);
-
-/* inih reader: hands out one line at a time from ctx->text and counts
- * lines, rejecting over-long lines. */
-static char *reader(char *str, int num, void *stream)
-{
-    load_ctx *x = stream;
-    if (!*x->text || x->err->code)
-        return NULL;
-    const char *nl = strchr(x->text, '\n');
-    size_t len = nl ? (size_t)(nl - x->text) + 1 : strlen(x->text);
-    x->line++;
-    if (len + 1 > (size_t)num || len + 1 > SIM_CFG_MAX_LINE) {
-        sim_err_set(x->err, SIM_EINPUT, "%s:%d: line longer than %d bytes", x->name, x->line,
-                    num < SIM_CFG_MAX_LINE ? num - 1 : SIM_CFG_MAX_LINE - 1);
-        return NULL;
-    }
-    memcpy(str, x->text, len);
-    str[len] = '\0';
-    x->text += len;
-    return str;
-}
 
 static int path_is_abs(const char *p) { return p[0] == '/'; }
 
@@ -231,53 +197,109 @@ static int load_file(sim_cfg *c, const char *path, int depth, const char **stack
     return rc;
 }
 
-static int handler(void *user, const char *section, const char *name, const char *value)
+/* One key = value line (key and value already trimmed): an include, or an
+ * entry. */
+static int add_line(sim_cfg *c, const char *section, const char *key, const char *value,
+                    const char *name, const char *dir, int line, int depth, const char **stack,
+                    sim_err *err)
 {
-    load_ctx *x = user;
-    if (x->err->code)
-        return 0;
-    if (!name || !*name) {
-        sim_err_set(x->err, SIM_EINPUT, "%s:%d: missing key name", x->name, x->line);
-        return 0;
-    }
-    if (!strcmp(name, "include")) {
-        if (!value || !*value) {
-            sim_err_set(x->err, SIM_EINPUT, "%s:%d: include: empty file name", x->name, x->line);
-            return 0;
-        }
-        char *p = join_path(x->dir, value);
+    if (!*key)
+        return sim_err_set(err, SIM_EINPUT, "%s:%d: missing key name", name, line);
+    if (!strcmp(key, "include")) {
+        if (!*value)
+            return sim_err_set(err, SIM_EINPUT, "%s:%d: include: empty file name", name, line);
+        char *p = join_path(dir, value);
         char from[SIM_ERR_MSG_MAX / 2];
-        snprintf(from, sizeof from, "%s:%d: include: ", x->name, x->line);
-        int rc = load_file(x->c, p, x->depth, x->stack, from, x->err);
+        snprintf(from, sizeof from, "%s:%d: include: ", name, line);
+        int rc = load_file(c, p, depth, stack, from, err);
         free(p);
-        return rc == SIM_OK;
+        return rc;
     }
-    for (const char *p = name; *p; p++) {
-        if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '-')) {
-            sim_err_set(x->err, SIM_EINPUT, "%s:%d: %s: key names use letters, digits, _ and -",
-                        x->name, x->line, name);
-            return 0;
-        }
-    }
-    add_entry(x->c, section ? section : "", name, value ? value : "", x->name, x->line);
-    return 1;
+    for (const char *p = key; *p; p++)
+        if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '-'))
+            return sim_err_set(err, SIM_EINPUT, "%s:%d: %s: key names use letters, digits, _ and -",
+                               name, line, key);
+    add_entry(c, section, key, value, name, line);
+    return SIM_OK;
 }
 
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+/* Parse INI text: [section] headers, key = value (or key: value) lines,
+ * whole-line comments starting with ; or #, inline comments starting with
+ * a ; that follows a space.  Leading space has no meaning (there are no
+ * continuation lines).  Stops at the first error. */
 static int load_text(sim_cfg *c, const char *text, const char *name, int depth,
                      const char **stack, sim_err *err)
 {
     char *dir = dir_of(name);
-    load_ctx x = {c, name, dir, text, 0, depth, stack, err};
-    int rc = ini_parse_stream(reader, &x, handler, &x);
+    char *section = dupstr(""), *buf = malloc(SIM_CFG_MAX_LINE);
+    assert(buf);
+    int rc = SIM_OK, line = 0;
+    const char *p = text;
+    if (!strncmp(p, "\xEF\xBB\xBF", 3)) /* UTF-8 byte order mark */
+        p += 3;
+    while (*p && rc == SIM_OK) {
+        line++;
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (len >= SIM_CFG_MAX_LINE) {
+            rc = sim_err_set(err, SIM_EINPUT, "%s:%d: line longer than %d bytes", name, line,
+                             SIM_CFG_MAX_LINE - 1);
+            break;
+        }
+        memcpy(buf, p, len);
+        buf[len] = '\0';
+        p += nl ? len + 1 : len;
+        char *s = trim(buf);
+        if (!*s || *s == ';' || *s == '#')
+            continue;
+        if (*s == '[') {
+            char *close = strchr(s, ']');
+            char *rest = close ? trim(close + 1) : NULL;
+            if (!close || (*rest && *rest != ';' && *rest != '#')) {
+                rc = sim_err_set(err, SIM_EINPUT, "%s:%d: syntax error (expected [section])", name,
+                                 line);
+                break;
+            }
+            *close = '\0';
+            char *sec = trim(s + 1);
+            if (!*sec) {
+                rc = sim_err_set(err, SIM_EINPUT, "%s:%d: empty section name", name, line);
+                break;
+            }
+            free(section);
+            section = dupstr(sec);
+            continue;
+        }
+        char *eq = strpbrk(s, "=:");
+        if (!eq) {
+            rc = sim_err_set(err, SIM_EINPUT,
+                             "%s:%d: syntax error (expected [section] or key = value)", name, line);
+            break;
+        }
+        *eq = '\0';
+        char *value = eq + 1;
+        for (char *q = value; *q; q++) {
+            if (*q == ';' && q > value && isspace((unsigned char)q[-1])) {
+                *q = '\0';
+                break;
+            }
+        }
+        rc = add_line(c, section, trim(s), trim(value), name, dir, line, depth, stack, err);
+    }
+    free(buf);
+    free(section);
     free(dir);
-    if (err->code)
-        return err->code;
-    if (rc > 0)
-        return sim_err_set(err, SIM_EINPUT, "%s:%d: syntax error (expected [section] or key = value)",
-                           name, rc);
-    if (rc < 0)
-        return sim_err_set(err, SIM_EINPUT, "%s: cannot parse (out of memory)", name);
-    return SIM_OK;
+    return rc;
 }
 
 int sim_cfg_load(sim_cfg *c, const char *path, sim_err *err)
@@ -304,25 +326,17 @@ int sim_cfg_set(sim_cfg *c, const char *a, sim_err *err)
             dot = p;
     if (!dot || dot == a || dot + 1 == eq)
         return sim_err_set(err, SIM_EINPUT, "--set %s: expected SECTION.KEY=VALUE", a);
-    size_t sl = (size_t)(dot - a), kl = (size_t)(eq - dot - 1);
-    char *sec = malloc(sl + 1), *key = malloc(kl + 1);
-    assert(sec && key);
-    memcpy(sec, a, sl);
-    sec[sl] = '\0';
-    memcpy(key, dot + 1, kl);
-    key[kl] = '\0';
-    /* trim spaces around value */
-    const char *v = eq + 1;
-    while (isspace((unsigned char)*v))
-        v++;
-    char *val = dupstr(v);
-    size_t vl = strlen(val);
-    while (vl && isspace((unsigned char)val[vl - 1]))
-        val[--vl] = '\0';
+    /* copy, then cut into section, key and value, each trimmed */
+    char *buf = dupstr(a);
+    buf[dot - a] = '\0';
+    buf[eq - a] = '\0';
+    char *sec = trim(buf), *key = trim(buf + (dot - a) + 1), *val = trim(buf + (eq - a) + 1);
+    if (!*sec || !*key) {
+        free(buf);
+        return sim_err_set(err, SIM_EINPUT, "--set %s: expected SECTION.KEY=VALUE", a);
+    }
     add_entry(c, sec, key, val, "--set", 0);
-    free(sec);
-    free(key);
-    free(val);
+    free(buf);
     if (c->ov_len)
         buf_append(&c->overrides, &c->ov_len, &c->ov_cap, " ", 1);
     buf_append(&c->overrides, &c->ov_len, &c->ov_cap, a, strlen(a));
@@ -506,6 +520,10 @@ int sim_parse_duration(const char *s, double *seconds, const char **why)
         *why = "unknown time unit (use ns, us, ms, s, min, h)";
         return -1;
     }
+    if (!isfinite(v * f)) {
+        *why = "number out of range";
+        return -1;
+    }
     *seconds = v * f;
     return 0;
 }
@@ -527,6 +545,10 @@ int sim_parse_rate(const char *s, double *per_second, const char **why)
         f = 1.0 / 3600;
     else {
         *why = "unknown rate unit (use /s, /ms, /min, /h)";
+        return -1;
+    }
+    if (!isfinite(v * f)) {
+        *why = "number out of range";
         return -1;
     }
     *per_second = v * f;
@@ -663,13 +685,42 @@ static int parse_value(const sim_cfg_key *k, const char *section, const char *te
             return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: %s is out of range [%g, %g]%s%s", loc,
                                section, k->key, text, k->min, k->max, k->unit ? " " : "",
                                k->unit ? k->unit : "");
-        if (k->type == SIM_CFG_INT && (v > LONG_MAX / 2 || v < LONG_MIN / 2))
+        if (k->type == SIM_CFG_INT && (v > (double)(LONG_MAX / 2) || v < (double)(LONG_MIN / 2)))
             return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: integer out of range", loc, section,
                                k->key);
     }
     if (num)
         *num = v;
     return SIM_OK;
+}
+
+/* If the schema section pattern is closer to section than *bd, make it the
+ * suggestion: a "prefix.*" pattern is compared with the part of section
+ * before its first dot and suggested with section's instance name
+ * ([stations.cpu] -> [station.cpu]; [station] -> [station.NAME]). */
+static void suggest_section(const char *pattern, const char *section, char *best, size_t len,
+                            int *bd)
+{
+    size_t pl = strlen(pattern);
+    int d;
+    if (pl >= 2 && !strcmp(pattern + pl - 2, ".*")) {
+        const char *dot = strchr(section, '.');
+        size_t sl = dot ? (size_t)(dot - section) : strlen(section);
+        char prefix[128], given[128];
+        snprintf(prefix, sizeof prefix, "%.*s", (int)(pl - 2), pattern);
+        snprintf(given, sizeof given, "%.*s", (int)sl, section);
+        d = sim_edit_distance(prefix, given);
+        if (d < *bd) {
+            *bd = d;
+            snprintf(best, len, "%s%s", prefix, dot && dot[1] ? dot : ".NAME");
+        }
+        return;
+    }
+    d = sim_edit_distance(pattern, section);
+    if (d < *bd) {
+        *bd = d;
+        snprintf(best, len, "%s", pattern);
+    }
 }
 
 int sim_cfg_check(const sim_cfg *c, const sim_cfg_key *schema, size_t n, sim_err *err)
@@ -682,17 +733,14 @@ int sim_cfg_check(const sim_cfg *c, const sim_cfg_key *schema, size_t n, sim_err
         for (size_t j = 0; j < n && !sec_known; j++)
             sec_known = section_matches(schema[j].section, e->section);
         if (!sec_known) {
-            const char *best = NULL;
-            int bd = 100;
-            for (size_t j = 0; j < n; j++) {
-                int d = sim_edit_distance(schema[j].section, e->section);
-                if (d < bd)
-                    bd = d, best = schema[j].section;
-            }
             if (!*e->section)
                 return sim_err_set(err, SIM_EINPUT, "%s: %s: key outside any [section]", loc,
                                    e->key);
-            if (best && bd <= 3)
+            char best[256] = "";
+            int bd = 100;
+            for (size_t j = 0; j < n; j++)
+                suggest_section(schema[j].section, e->section, best, sizeof best, &bd);
+            if (*best && bd <= 3)
                 return sim_err_set(err, SIM_EINPUT, "%s: [%s]: unknown section (did you mean [%s]?)",
                                    loc, e->section, best);
             return sim_err_set(err, SIM_EINPUT, "%s: [%s]: unknown section", loc, e->section);

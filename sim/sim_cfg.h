@@ -1,10 +1,15 @@
-/* sim_cfg: scenario configuration from INI files (libinih) with includes and
+/* sim_cfg: scenario configuration from INI files with includes and
  * command-line overrides, checked against a schema table.
  *
  * Role: load `key = value` pairs grouped in [sections] from one file and the
  * files it includes (`include = base.ini`, relative to the including file,
  * allowed at top level or in any section), then apply `--set
- * section.key=value` overrides.  Later assignments win.  Every entry
+ * section.key=value` overrides.  Syntax: `[name]` starts a section (an
+ * included file starts outside any section); `key = value` or `key: value`
+ * (key and value trimmed; the value may be empty); lines starting with ; or
+ * # are comments, and so is the rest of a line from a ; that follows a
+ * space; leading space has no meaning (no continuation lines); a UTF-8 byte
+ * order mark is skipped.  Anything else is a syntax error at its line.  Later assignments win.  Every entry
  * remembers its origin (file and line, or "--set") so that an error names
  * file:line: section.key.  A schema (a const table of sim_cfg_key owned by
  * the model) says which sections and keys exist, their type, unit, default

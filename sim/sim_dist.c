@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include <gsl/gsl_randist.h>
-#include <gsl/gsl_sf_gamma.h>
 
 #include "sim/sim_cfg.h"
 
@@ -17,8 +16,7 @@
 
 typedef struct arg {
     char name[16];   /* "" for positional */
-    char text[64];
-    double v;
+    double v;        /* duration in seconds; for rate=, per second */
 } arg;
 
 static int fail(char *msg, size_t len, const char *fmt, const char *x)
@@ -58,8 +56,23 @@ static const arg *find(const arg *a, int n, const char *name)
     return NULL;
 }
 
-static int parse_empirical(const char *body, sim_dist *d, char *msg, size_t len)
+/* "q0 q1 ... qn" separated by spaces or commas, optionally followed by
+ * "shift=D"; body is modified. */
+static int parse_empirical(char *body, sim_dist *d, char *msg, size_t len)
 {
+    char *sh = strstr(body, "shift");
+    if (sh) {
+        const char *eq = sh + strlen("shift"), *why;
+        while (isspace((unsigned char)*eq))
+            eq++;
+        if (*eq != '=')
+            return fail(msg, len, "empirical: expected shift=D, got '%s'", sh);
+        if (sim_parse_duration(eq + 1, &d->shift, &why)) {
+            snprintf(msg, len, "empirical: '%s': %s", sh, why);
+            return -1;
+        }
+        *sh = '\0';
+    }
     size_t cap = 16, n = 0;
     double *q = malloc(cap * sizeof *q);
     assert(q);
@@ -111,61 +124,26 @@ static int parse_empirical(const char *body, sim_dist *d, char *msg, size_t len)
     return 0;
 }
 
-int sim_dist_parse(const char *spec, sim_dist *d, char *msg, size_t len)
+/* The arguments of name(...) in body (modified) and the distribution they
+ * describe; spec is the whole text, for messages. */
+static int parse_form(const char *name, char *body, const char *spec, sim_dist *d, char *msg,
+                      size_t len)
 {
-    memset(d, 0, sizeof *d);
-    while (isspace((unsigned char)*spec))
-        spec++;
-    const char *open = strchr(spec, '(');
-    if (!open) {
-        double v;
-        const char *why;
-        if (sim_parse_duration(spec, &v, &why)) {
-            snprintf(msg, len, "'%s': %s (expected a value such as 2ms or a form such as exp(mean=2ms))",
-                     spec, why);
-            return -1;
-        }
-        if (v < 0)
-            return fail(msg, len, "'%s': negative duration", spec);
-        *d = sim_dist_const(v);
-        return 0;
-    }
-    char name[32];
-    size_t nl = (size_t)(open - spec);
-    while (nl && isspace((unsigned char)spec[nl - 1]))
-        nl--;
-    if (nl == 0 || nl >= sizeof name)
-        return fail(msg, len, "missing or too long distribution name in '%s'", spec);
-    memcpy(name, spec, nl);
-    name[nl] = '\0';
-    const char *close = strrchr(spec, ')');
-    if (!close || close < open)
-        return fail(msg, len, "missing ')' in '%s'", spec);
-    for (const char *p = close + 1; *p; p++)
-        if (!isspace((unsigned char)*p))
-            return fail(msg, len, "trailing characters after ')' in '%s'", spec);
-    size_t bl = (size_t)(close - open - 1);
-    char *body = malloc(bl + 1);
-    assert(body);
-    memcpy(body, open + 1, bl);
-    body[bl] = '\0';
-
-    if (!strcmp(name, "empirical")) {
-        int rc = parse_empirical(body, d, msg, len);
-        free(body);
-        return rc;
-    }
-
     arg a[MAX_ARGS];
     int na = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(body, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    for (char *tok = body, *comma;; tok = comma + 1) {
+        comma = strchr(tok, ',');
+        if (comma)
+            *comma = '\0';
         while (isspace((unsigned char)*tok))
             tok++;
-        if (na == MAX_ARGS) {
-            free(body);
-            return fail(msg, len, "too many arguments in '%s'", spec);
+        if (!*tok) {
+            if (!comma && na == 0)
+                break; /* no arguments at all */
+            return fail(msg, len, "empty argument in '%s'", spec);
         }
+        if (na == MAX_ARGS)
+            return fail(msg, len, "too many arguments in '%s'", spec);
         arg *x = &a[na++];
         char *eq = strchr(tok, '=');
         const char *val = tok;
@@ -175,23 +153,22 @@ int sim_dist_parse(const char *spec, sim_dist *d, char *msg, size_t len)
             while (e > tok && isspace((unsigned char)e[-1]))
                 e--;
             size_t kl = (size_t)(e - tok);
-            if (kl == 0 || kl >= sizeof x->name) {
-                free(body);
+            if (kl == 0 || kl >= sizeof x->name)
                 return fail(msg, len, "bad argument name in '%s'", spec);
-            }
             memcpy(x->name, tok, kl);
             x->name[kl] = '\0';
             val = eq + 1;
         }
-        snprintf(x->text, sizeof x->text, "%s", val);
         const char *why;
-        if (sim_parse_duration(val, &x->v, &why)) {
+        int bad = !strcmp(x->name, "rate") ? sim_parse_rate(val, &x->v, &why)
+                                           : sim_parse_duration(val, &x->v, &why);
+        if (bad) {
             snprintf(msg, len, "argument '%s' of %s(): %s", tok, name, why);
-            free(body);
             return -1;
         }
+        if (!comma)
+            break;
     }
-    free(body);
 
     const arg *shift = find(a, na, "shift");
     d->shift = shift ? shift->v : 0;
@@ -219,10 +196,8 @@ int sim_dist_parse(const char *spec, sim_dist *d, char *msg, size_t len)
             NEED(m->v > 0, "exp(): mean must be > 0");
             d->a = m->v;
         } else {
-            double rate;
-            const char *why;
-            NEED(sim_parse_rate(r->text, &rate, &why) == 0 && rate > 0, "exp(): rate must be > 0");
-            d->a = 1.0 / rate;
+            NEED(r->v > 0, "exp(): rate must be > 0");
+            d->a = 1.0 / r->v;
         }
     } else if (!strcmp(name, "uniform")) {
         const arg *lo = pos0 ? pos0 : find(a, na, "min");
@@ -295,12 +270,58 @@ int sim_dist_parse(const char *spec, sim_dist *d, char *msg, size_t len)
                     name);
     }
 #undef NEED
-    if (d->shift < 0)
-        return fail(msg, len, "shift must be >= 0 in '%s'", spec);
-    double m = sim_dist_mean(d);
-    if (!isfinite(m) || !isfinite(sim_dist_var(d)))
-        return fail(msg, len, "'%s' has no finite mean or variance", spec);
     return 0;
+}
+
+int sim_dist_parse(const char *spec, sim_dist *d, char *msg, size_t len)
+{
+    memset(d, 0, sizeof *d);
+    while (isspace((unsigned char)*spec))
+        spec++;
+    const char *open = strchr(spec, '(');
+    if (!open) {
+        double v;
+        const char *why;
+        if (sim_parse_duration(spec, &v, &why)) {
+            snprintf(msg, len, "'%s': %s (expected a value such as 2ms or a form such as exp(mean=2ms))",
+                     spec, why);
+            return -1;
+        }
+        if (v < 0)
+            return fail(msg, len, "'%s': negative duration", spec);
+        *d = sim_dist_const(v);
+        return 0;
+    }
+    char name[32];
+    size_t nl = (size_t)(open - spec);
+    while (nl && isspace((unsigned char)spec[nl - 1]))
+        nl--;
+    if (nl == 0 || nl >= sizeof name)
+        return fail(msg, len, "missing or too long distribution name in '%s'", spec);
+    memcpy(name, spec, nl);
+    name[nl] = '\0';
+    const char *close = strrchr(spec, ')');
+    if (!close || close < open)
+        return fail(msg, len, "missing ')' in '%s'", spec);
+    for (const char *p = close + 1; *p; p++)
+        if (!isspace((unsigned char)*p))
+            return fail(msg, len, "trailing characters after ')' in '%s'", spec);
+    size_t bl = (size_t)(close - open - 1);
+    char *body = malloc(bl + 1);
+    assert(body);
+    memcpy(body, open + 1, bl);
+    body[bl] = '\0';
+
+    int rc = !strcmp(name, "empirical") ? parse_empirical(body, d, msg, len)
+                                        : parse_form(name, body, spec, d, msg, len);
+    free(body);
+    if (rc == 0 && d->shift < 0)
+        rc = fail(msg, len, "shift must be >= 0 in '%s'", spec);
+    if (rc == 0 && (!isfinite(sim_dist_mean(d)) || !isfinite(sim_dist_var(d))))
+        rc = fail(msg, len, "'%s' has no finite mean or variance", spec);
+    if (rc)
+        sim_dist_fini(d);
+    return rc;
 }
 
 double sim_dist_sample(const sim_dist *d, gsl_rng *r)
@@ -365,7 +386,7 @@ double sim_dist_mean(const sim_dist *d)
         m = d->a * d->b;
         break;
     case SIM_DIST_WEIBULL:
-        m = d->b * gsl_sf_gamma(1 + 1 / d->a);
+        m = d->b * tgamma(1 + 1 / d->a);
         break;
     case SIM_DIST_NORMAL: {
         /* mean of the normal truncated at 0 */
@@ -401,8 +422,11 @@ double sim_dist_var(const sim_dist *d)
     case SIM_DIST_GAMMA:
         return d->a * d->b * d->b;
     case SIM_DIST_WEIBULL: {
-        double g1 = gsl_sf_gamma(1 + 1 / d->a), g2 = gsl_sf_gamma(1 + 2 / d->a);
-        return d->b * d->b * (g2 - g1 * g1);
+        /* tgamma, not gsl_sf_gamma: overflow (tiny shapes) gives inf, which
+         * the parser rejects, instead of GSL's error handler; the difference
+         * can round below 0 for huge shapes */
+        double g1 = tgamma(1 + 1 / d->a), g2 = tgamma(1 + 2 / d->a);
+        return d->b * d->b * fmax(0, g2 - g1 * g1);
     }
     case SIM_DIST_NORMAL: {
         double z = d->a / d->b;
@@ -457,31 +481,41 @@ void sim_dist_scale(sim_dist *d, double f)
     d->shift *= f;
 }
 
+/* Shortest "%.Ng" (N = 15, 16, 17) that reads back as x. */
+static const char *num(char out[32], double x)
+{
+    for (int prec = 15;; prec++) {
+        snprintf(out, 32, "%.*g", prec, x);
+        if (prec == 17 || strtod(out, NULL) == x)
+            return out;
+    }
+}
+
 int sim_dist_format(const sim_dist *d, char *buf, size_t len)
 {
-    char sh[48] = "";
+    char sh[48] = "", x[32], y[32];
     if (d->shift > 0)
-        snprintf(sh, sizeof sh, ", shift=%.9g", d->shift);
+        snprintf(sh, sizeof sh, ", shift=%s", num(x, d->shift));
     switch (d->kind) {
     case SIM_DIST_CONST:
-        return snprintf(buf, len, "const(%.9g%s)", d->a, sh);
+        return snprintf(buf, len, "const(%s%s)", num(x, d->a), sh);
     case SIM_DIST_EXP:
-        return snprintf(buf, len, "exp(mean=%.9g%s)", d->a, sh);
+        return snprintf(buf, len, "exp(mean=%s%s)", num(x, d->a), sh);
     case SIM_DIST_UNIFORM:
-        return snprintf(buf, len, "uniform(%.9g, %.9g%s)", d->a, d->b, sh);
+        return snprintf(buf, len, "uniform(%s, %s%s)", num(x, d->a), num(y, d->b), sh);
     case SIM_DIST_LOGNORMAL:
-        return snprintf(buf, len, "lognormal(mu=%.9g, sigma=%.9g%s)", d->a, d->b, sh);
+        return snprintf(buf, len, "lognormal(mu=%s, sigma=%s%s)", num(x, d->a), num(y, d->b), sh);
     case SIM_DIST_GAMMA:
-        return snprintf(buf, len, "gamma(shape=%.9g, scale=%.9g%s)", d->a, d->b, sh);
+        return snprintf(buf, len, "gamma(shape=%s, scale=%s%s)", num(x, d->a), num(y, d->b), sh);
     case SIM_DIST_WEIBULL:
-        return snprintf(buf, len, "weibull(shape=%.9g, scale=%.9g%s)", d->a, d->b, sh);
+        return snprintf(buf, len, "weibull(shape=%s, scale=%s%s)", num(x, d->a), num(y, d->b), sh);
     case SIM_DIST_NORMAL:
-        return snprintf(buf, len, "normal(mean=%.9g, sd=%.9g%s)", d->a, d->b, sh);
+        return snprintf(buf, len, "normal(mean=%s, sd=%s%s)", num(x, d->a), num(y, d->b), sh);
     case SIM_DIST_EMPIRICAL: {
         int n = snprintf(buf, len, "empirical(");
         for (size_t i = 0; i < d->nq; i++) {
             int w = snprintf(len > (size_t)n ? buf + n : NULL, len > (size_t)n ? len - (size_t)n : 0,
-                             "%s%.9g", i ? " " : "", d->q[i]);
+                             "%s%s", i ? " " : "", num(x, d->q[i]));
             n += w;
         }
         n += snprintf(len > (size_t)n ? buf + n : NULL, len > (size_t)n ? len - (size_t)n : 0,

@@ -65,8 +65,9 @@ double sim_dist_var(const sim_dist *d);
 /* Multiply every sample by f > 0 (scales mean by f, sd by f). */
 void sim_dist_scale(sim_dist *d, double f);
 
-/* Write a spec that parses back to the same distribution (seconds,
- * %.9g).  Returns the length that snprintf would have written. */
+/* Write a spec that parses back to the same distribution, bit for bit
+ * (seconds, shortest of %.15g/%.16g/%.17g that reads back exactly).
+ * Returns the length that snprintf would have written. */
 int sim_dist_format(const sim_dist *d, char *buf, size_t len);
 
 #endif

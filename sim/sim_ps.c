@@ -1,6 +1,7 @@
 #include "sim/sim_ps.h"
 
 #include <assert.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -103,7 +104,10 @@ static void arm(sim_ps *p, sim *s)
     double dt = (p->heap[0].finish - p->v) / rate(p);
     if (dt < 0)
         dt = 0;
+    if (p->is_armed && p->armed_t <= s->now + dt)
+        return; /* the armed event comes first; it re-arms when it fires */
     p->armed = sim_after(s, dt, 0, on_complete, p);
+    p->armed_t = s->now + dt;
     p->is_armed = 1;
 }
 
@@ -119,13 +123,18 @@ static void on_complete(sim *s, void *obj)
     if (!p->is_armed || s->cur_seq != p->armed)
         return; /* stale: the job set changed after this event was armed */
     advance(p, s->now);
-    /* Everything whose finish point is reached (within rounding) leaves now,
-     * in finish order; callbacks run after the CPU state is consistent. */
+    p->is_armed = 0;
+    double due = s->now + (p->heap[0].finish - p->v) / rate(p);
+    if (due - s->now > 4 * DBL_EPSILON * fmax(1.0, s->now)) {
+        arm(p, s); /* fired early: arrivals slowed the top job down */
+        return;
+    }
     /* The armed event is for the heap top: it leaves now even if rounding
      * left V a hair short; then everything else whose finish point is
-     * reached (within rounding) leaves too, in finish order.  Callbacks run
-     * after the CPU state is consistent. */
-    double eps = 1e-12 * fmax(1.0, fabs(p->v));
+     * reached (within a few ulps of rounding) leaves too, in finish order.
+     * Anything later gets its own event.  Callbacks run after the CPU state
+     * is consistent. */
+    double eps = 4 * DBL_EPSILON * fmax(1.0, fabs(p->v));
     size_t k = 0;
     sim_ps_job done[16];
     do
@@ -133,6 +142,8 @@ static void on_complete(sim *s, void *obj)
     while (p->n && p->heap[0].finish <= p->v + eps && k < 16);
     if (done[k - 1].finish > p->v)
         p->v = done[k - 1].finish;
+    if (p->n == 0)
+        p->v = 0; /* idle: restart V, so that it stays small (precise) */
     p->completions += k;
     set_counts(p, s->now);
     arm(p, s);

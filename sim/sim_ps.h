@@ -9,9 +9,14 @@
  * since the CPU was created, grows at rate min(1, K/n); a job's finish
  * point is V at submission + work; a min-heap of finish points (ties by
  * submission order) gives the next completion.  One calendar event is armed
- * for the earliest completion; when n changes the armed event is left to
- * go stale (its sequence number no longer matches) and a new one is armed.
- * Invariants: V never decreases; jobs finish in order of finish point.
+ * for the earliest completion.  When the job set changes and the earliest
+ * completion moves later (an arrival slows everyone down), the armed event
+ * is kept: when it fires early it re-arms itself.  When it moves earlier, a
+ * new event is armed and the old one goes stale (its sequence number no
+ * longer matches).  So an arrival costs no extra calendar event.
+ * Invariants: V never decreases while jobs are present, and restarts at 0
+ * when the CPU goes idle (no finish points are held then), so that it
+ * stays small and precise; jobs finish in order of finish point.
  * Cost: O(log n) per submit and completion; the job pool grows by doubling
  * and is reused, so steady state does not allocate.
  */
@@ -36,6 +41,7 @@ typedef struct sim_ps {
     size_t n, cap;
     uint64_t order;
     uint64_t armed;    /* sequence number of the armed completion event */
+    double armed_t;    /* its time */
     int is_armed;
     /* statistics since the last reset */
     uint64_t completions;

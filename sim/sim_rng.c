@@ -19,7 +19,7 @@ uint32_t sim_rng_seed32(uint64_t master, uint32_t rep, uint32_t stream)
     assert(stream < SIM_RNG_MAX_STREAMS && rep < SIM_RNG_MAX_REPS);
     uint32_t base = (uint32_t)splitmix64(master);
     uint32_t s = base + rep * SIM_RNG_MAX_STREAMS + stream;
-    return s ? s : 4357u; /* MT19937 maps seed 0 to 4357 anyway; keep it explicit */
+    return s ? s : base - 1; /* see the header: 0 would collide with 4357 */
 }
 
 gsl_rng *sim_rng_new(uint64_t master, uint32_t rep, uint32_t stream)

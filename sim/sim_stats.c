@@ -239,8 +239,15 @@ uint64_t sim_series_mser(const sim_series *s)
     double sum = 0, sq = 0;
     double *ms = malloc(n * sizeof *ms);
     assert(ms);
+    /* Batch means centred on their average: the sums of squares below
+     * then do not cancel catastrophically when the mean is large compared
+     * with the spread (1e9 + noise). */
+    double ref = 0;
     for (size_t i = 0; i < n; i++)
-        ms[i] = s->sum[i] / (double)s->m;
+        ref += s->sum[i];
+    ref /= (double)n * (double)s->m;
+    for (size_t i = 0; i < n; i++)
+        ms[i] = s->sum[i] / (double)s->m - ref;
     /* walk d from n/2 down to 0 accumulating the kept part [d, n) */
     for (size_t i = n; i-- > n / 2;) {
         sum += ms[i];

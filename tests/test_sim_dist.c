@@ -1,0 +1,366 @@
+/* Tests for sim_dist: every spec form, bad specs, format round trip,
+ * sampler moments against sim_dist_mean/var, scale, copy.
+ *
+ * This file deliberately never calls sim_rng_setup(): parsing bad input
+ * must not reach GSL's aborting error handler. */
+#include "tests/test_util.h"
+
+#include <gsl/gsl_rng.h>
+
+#include "sim/sim_dist.h"
+#include "sim/sim_rng.h"
+
+typedef struct form_case {
+    const char *spec;
+    sim_dist_kind kind;
+    double a, b, shift, mean, var;
+} form_case;
+
+static void check_form(const form_case *c)
+{
+    sim_dist d;
+    char msg[256] = "";
+    if (sim_dist_parse(c->spec, &d, msg, sizeof msg))
+        fail_msg("'%s' rejected: %s", c->spec, msg);
+    if (d.kind != c->kind)
+        fail_msg("'%s': kind %d, expected %d", c->spec, (int)d.kind, (int)c->kind);
+    assert_rel(d.a, c->a, 1e-12);
+    assert_rel(d.b, c->b, 1e-12);
+    assert_rel(d.shift, c->shift, 1e-12);
+    assert_rel(sim_dist_mean(&d), c->mean, 1e-12);
+    assert_rel(sim_dist_var(&d), c->var, 1e-9);
+    sim_dist_fini(&d);
+}
+
+static void test_forms(void **state)
+{
+    (void)state;
+    double s2 = log(1.25); /* lognormal(mean=2ms, sd=1ms): sigma^2 = log(1 + cv^2) */
+    const form_case cases[] = {
+        {"5ms", SIM_DIST_CONST, 5e-3, 0, 0, 5e-3, 0},
+        {"  7  ", SIM_DIST_CONST, 7, 0, 0, 7, 0},
+        {"const(5ms)", SIM_DIST_CONST, 5e-3, 0, 0, 5e-3, 0},
+        {"det(5ms)", SIM_DIST_CONST, 5e-3, 0, 0, 5e-3, 0},
+        {"const(value=2us, shift=1us)", SIM_DIST_CONST, 2e-6, 0, 1e-6, 3e-6, 0},
+        {"exp(1ms)", SIM_DIST_EXP, 1e-3, 0, 0, 1e-3, 1e-6},
+        {"exponential(1ms)", SIM_DIST_EXP, 1e-3, 0, 0, 1e-3, 1e-6},
+        {"exp(mean=1ms)", SIM_DIST_EXP, 1e-3, 0, 0, 1e-3, 1e-6},
+        {" exp ( mean = 1ms ) ", SIM_DIST_EXP, 1e-3, 0, 0, 1e-3, 1e-6},
+        {"exp(rate=1000)", SIM_DIST_EXP, 1e-3, 0, 0, 1e-3, 1e-6},
+        {"exp(rate=900/s)", SIM_DIST_EXP, 1.0 / 900, 0, 0, 1.0 / 900, 1.0 / 810000},
+        {"exp(rate=2/ms)", SIM_DIST_EXP, 5e-4, 0, 0, 5e-4, 2.5e-7},
+        {"exp(rate=60/min, shift=1s)", SIM_DIST_EXP, 1, 0, 1, 2, 1},
+        {"uniform(1ms, 3ms)", SIM_DIST_UNIFORM, 1e-3, 3e-3, 0, 2e-3, 4e-6 / 12},
+        {"uniform(min=1ms, max=3ms)", SIM_DIST_UNIFORM, 1e-3, 3e-3, 0, 2e-3, 4e-6 / 12},
+        {"uniform(max=3ms, min=1ms)", SIM_DIST_UNIFORM, 1e-3, 3e-3, 0, 2e-3, 4e-6 / 12},
+        {"lognormal(mean=2ms, sd=1ms)", SIM_DIST_LOGNORMAL, log(2e-3) - s2 / 2, sqrt(s2), 0, 2e-3, 1e-6},
+        {"lognormal(sd=1ms, mean=2ms, shift=3ms)", SIM_DIST_LOGNORMAL, log(2e-3) - s2 / 2, sqrt(s2), 3e-3, 5e-3,
+         1e-6},
+        {"lognormal(mu=-6.2, sigma=0.5)", SIM_DIST_LOGNORMAL, -6.2, 0.5, 0, exp(-6.2 + 0.125),
+         expm1(0.25) * exp(-12.4 + 0.25)},
+        {"gamma(shape=2, mean=1ms)", SIM_DIST_GAMMA, 2, 5e-4, 0, 1e-3, 5e-7},
+        {"gamma(shape=2, scale=0.5ms)", SIM_DIST_GAMMA, 2, 5e-4, 0, 1e-3, 5e-7},
+        {"gamma(mean=1ms, sd=0.5ms)", SIM_DIST_GAMMA, 4, 2.5e-4, 0, 1e-3, 2.5e-7},
+        {"erlang(k=3, mean=3ms)", SIM_DIST_GAMMA, 3, 1e-3, 0, 3e-3, 3e-6},
+        {"weibull(shape=1, scale=2ms)", SIM_DIST_WEIBULL, 1, 2e-3, 0, 2e-3, 4e-6},
+        {"weibull(shape=2, scale=1s)", SIM_DIST_WEIBULL, 2, 1, 0, sqrt(M_PI) / 2, 1 - M_PI / 4},
+        {"normal(mean=1ms, sd=0.1ms)", SIM_DIST_NORMAL, 1e-3, 1e-4, 0, 1e-3, 1e-8},
+        /* truncated at 0 with z = 1: mean = mu + sd*phi(1)/Phi(1) */
+        {"normal(mean=1, sd=1)", SIM_DIST_NORMAL, 1, 1, 0, 1 + 0.24197072451914337 / 0.8413447460685429,
+         1 - 0.24197072451914337 / 0.8413447460685429 -
+             pow(0.24197072451914337 / 0.8413447460685429, 2)},
+        {"empirical(1ms 2ms 4ms)", SIM_DIST_EMPIRICAL, 0, 0, 0, 2.25e-3,
+         /* mixture of U(1,2) and U(2,4) ms */
+         ((1 + 2 + 4) / 3.0 + (4 + 8 + 16) / 3.0) / 2 * 1e-6 - 2.25e-3 * 2.25e-3},
+        {"empirical(1ms, 2ms, 4ms, shift=1ms)", SIM_DIST_EMPIRICAL, 0, 0, 1e-3, 3.25e-3,
+         ((1 + 2 + 4) / 3.0 + (4 + 8 + 16) / 3.0) / 2 * 1e-6 - 2.25e-3 * 2.25e-3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_form(&cases[i]);
+}
+
+static void test_units(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *spec;
+        double v;
+    } u[] = {{"3ns", 3e-9}, {"3us", 3e-6}, {"3ms", 3e-3}, {"3s", 3},       {"3", 3},
+             {"2min", 120}, {"1h", 3600}, {"1.5e-3s", 1.5e-3}, {" 4 ms ", 4e-3}, {"0", 0}};
+    for (size_t i = 0; i < sizeof u / sizeof u[0]; i++) {
+        sim_dist d;
+        char msg[256];
+        assert_int_equal(sim_dist_parse(u[i].spec, &d, msg, sizeof msg), 0);
+        assert_int_equal(d.kind, SIM_DIST_CONST);
+        assert_rel(d.a, u[i].v, 1e-15);
+        sim_dist_fini(&d);
+    }
+}
+
+static void test_bad_specs(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *spec, *why;
+    } bad[] = {
+        {"", "not a number"},
+        {"fast", "not a number"},
+        {"5parsecs", "unknown time unit"},
+        {"-1ms", "negative"},
+        {"nan", "NaN"},
+        {"inf", "out of range"},
+        {"1e308h", "out of range"},          /* finite number, infinite duration */
+        {"foo(1ms)", "unknown distribution 'foo'"},
+        {"EXP(1ms)", "unknown distribution"},
+        {"(1ms)", "missing or too long distribution name"},
+        {"exp(1ms", "missing ')'"},
+        {"exp 1ms)", "not a number"},
+        {"exp(1ms) x", "trailing characters"},
+        {"exp(1ms))", "argument"},
+        {"exp()", "exp() takes"},
+        {"exp(1ms,)", "empty argument"},
+        {"exp(,1ms)", "empty argument"},
+        {"uniform(1ms,,3ms)", "empty argument"},
+        {"exp(-1ms)", "mean must be > 0"},
+        {"exp(0)", "mean must be > 0"},
+        {"exp(rate=0)", "rate must be > 0"},
+        {"exp(rate=5ms)", "unknown rate unit"},
+        {"exp(mean=nan)", "NaN"},
+        {"exp(mean=inf)", "out of range"},
+        {"exp(mean=1ms, rate=5)", "exp() takes"},
+        {"exp(mean=1ms, mean=2ms)", "exp() takes"},
+        {"exp(1ms, 2ms)", "exp() takes"},
+        {"exp(mean=1ms, bogus=1)", "exp() takes"},
+        {"exp(=1ms)", "bad argument name"},
+        {"exp(averylongargumentname=1ms)", "bad argument name"},
+        {"exp(a=1, b=2, c=3, d=4, e=5, f=6, g=7, h=8, i=9)", "too many arguments"},
+        {"const(1ms, 2ms)", "const() takes one value"},
+        {"const(-1ms)", "value must be >= 0"},
+        {"uniform(3ms, 1ms)", "need 0 <= min <= max"},
+        {"uniform(-1ms, 1ms)", "need 0 <= min <= max"},
+        {"uniform(1ms)", "uniform() takes"},
+        {"lognormal(mean=2ms)", "lognormal() takes"},
+        {"lognormal(mean=-2ms, sd=1ms)", "need mean > 0"},
+        {"lognormal(mu=0, sigma=-1)", "sigma must be >= 0"},
+        {"lognormal(mu=1000, sigma=1)", "mu out of range"},
+        {"lognormal(mu=0, sigma=30)", "no finite mean or variance"},
+        {"gamma(shape=2)", "gamma() takes"},
+        {"gamma(shape=-2, scale=1ms)", "shape and scale must be > 0"},
+        {"gamma(shape=0, mean=1ms)", "shape must be > 0"},
+        {"gamma(mean=1ms, sd=0)", "need mean > 0 and sd > 0"},
+        {"erlang(k=2.5, mean=1ms)", "whole number"},
+        {"erlang(mean=1ms, sd=1ms)", "gamma() takes"},
+        {"weibull(shape=1.5)", "weibull() takes"},
+        {"weibull(shape=0, scale=1ms)", "must be > 0"},
+        {"weibull(shape=0.001, scale=1ms)", "no finite mean"}, /* Gamma(1001) overflows */
+        {"normal(mean=0, sd=1ms)", "need mean > 0"},
+        {"normal(mean=1ms, sd=-1ms)", "sd >= 0"},
+        {"gamma(shape=2, mean=1ms, shift=-1ms)", "shift must be >= 0"},
+        {"empirical(1ms)", "at least two"},
+        {"empirical()", "at least two"},
+        {"empirical(2ms 1ms)", "non-decreasing"},
+        {"empirical(-1ms 1ms)", "non-negative"},
+        {"empirical(1ms 2ms x)", "empirical: 'x'"},
+        {"empirical(1ms 2ms shift 1)", "expected shift=D"},
+        {"empirical(1ms 2ms shift=-1ms)", "shift must be >= 0"},
+        {"empirical(1ms 2ms shift=nan)", "NaN"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        sim_dist d;
+        char msg[256] = "";
+        if (sim_dist_parse(bad[i].spec, &d, msg, sizeof msg) == 0)
+            fail_msg("'%s' accepted", bad[i].spec);
+        if (!strstr(msg, bad[i].why))
+            fail_msg("'%s': message '%s' lacks '%s'", bad[i].spec, msg, bad[i].why);
+        assert_null(d.q); /* left empty */
+        sim_dist_fini(&d);
+    }
+}
+
+static const char *const specs[] = {
+    "5ms",
+    "const(1e-9, shift=1ms)",
+    "exp(rate=900/s)",
+    "exp(mean=0.1ms, shift=7us)",
+    "uniform(0.1ms, 0.3ms)",
+    "lognormal(mean=2ms, sd=1ms)",
+    "lognormal(mu=-6.2, sigma=0.5, shift=0.3ms)",
+    "gamma(mean=1ms, sd=0.3ms)",
+    "gamma(shape=0.5, scale=2ms)",
+    "erlang(k=3, mean=1ms)",
+    "weibull(shape=0.8, scale=1ms)",
+    "weibull(shape=2.5, scale=1ms, shift=1ms)",
+    "normal(mean=1ms, sd=0.2ms)",
+    "normal(mean=1ms, sd=1ms)",
+    "empirical(0 1ms 1.5ms 4ms)",
+    "empirical(0.1ms 0.3ms, shift=1ms)",
+};
+#define NSPECS (sizeof specs / sizeof specs[0])
+
+static void same_dist(const sim_dist *x, const sim_dist *y)
+{
+    assert_int_equal(x->kind, y->kind);
+    assert_memory_equal(&x->a, &y->a, sizeof x->a);
+    assert_memory_equal(&x->b, &y->b, sizeof x->b);
+    assert_memory_equal(&x->shift, &y->shift, sizeof x->shift);
+    assert_int_equal(x->nq, y->nq);
+    if (x->nq)
+        assert_memory_equal(x->q, y->q, x->nq * sizeof *x->q);
+}
+
+/* format then parse gives the same distribution, bit for bit. */
+static void test_format_roundtrip(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NSPECS; i++) {
+        sim_dist d, e;
+        char msg[256], buf[512], buf2[512];
+        assert_int_equal(sim_dist_parse(specs[i], &d, msg, sizeof msg), 0);
+        int n = sim_dist_format(&d, buf, sizeof buf);
+        assert_int_equal(n, (int)strlen(buf));
+        if (sim_dist_parse(buf, &e, msg, sizeof msg))
+            fail_msg("'%s' formatted as '%s', which does not parse: %s", specs[i], buf, msg);
+        same_dist(&d, &e);
+        sim_dist_format(&e, buf2, sizeof buf2);
+        assert_string_equal(buf, buf2);
+        sim_dist_fini(&d);
+        sim_dist_fini(&e);
+    }
+}
+
+/* A short buffer: truncated, terminated, and the full length returned. */
+static void test_format_truncated(void **state)
+{
+    (void)state;
+    sim_dist d;
+    char msg[256], full[256], small[8];
+    assert_int_equal(sim_dist_parse("empirical(1ms 2ms 3ms, shift=1ms)", &d, msg, sizeof msg), 0);
+    int n = sim_dist_format(&d, full, sizeof full);
+    assert_int_equal(sim_dist_format(&d, small, sizeof small), n);
+    assert_int_equal(strlen(small), sizeof small - 1);
+    assert_memory_equal(small, full, sizeof small - 1);
+    sim_dist_fini(&d);
+}
+
+/* Sample mean and variance of N draws against sim_dist_mean/var: within 5
+ * standard errors, where se(mean) = sqrt(var/N) and se(var) =
+ * sqrt((m4 - var^2)/N) with m4 the sample fourth central moment.  Also
+ * every sample is >= shift. */
+static void check_moments(const sim_dist *d, gsl_rng *r, const char *what)
+{
+    enum { N = 200000 };
+    static double x[N];
+    double s = 0;
+    for (int i = 0; i < N; i++) {
+        x[i] = sim_dist_sample(d, r);
+        if (!(x[i] >= d->shift))
+            fail_msg("%s: sample %.9g below shift %.9g", what, x[i], d->shift);
+        s += x[i];
+    }
+    double m = s / N, s2 = 0, s4 = 0;
+    for (int i = 0; i < N; i++) {
+        double c = (x[i] - m) * (x[i] - m);
+        s2 += c;
+        s4 += c * c;
+    }
+    double v = s2 / (N - 1), m4 = s4 / N;
+    double mu = sim_dist_mean(d), var = sim_dist_var(d);
+    double se_m = sqrt(var / N), se_v = sqrt(fmax(m4 - v * v, 0) / N);
+    if (fabs(m - mu) > 5 * se_m + 1e-9 * mu)
+        fail_msg("%s: sample mean %.6g, theory %.6g (5 se = %.3g)", what, m, mu, 5 * se_m);
+    if (fabs(v - var) > 5 * se_v + 1e-9 * mu * mu)
+        fail_msg("%s: sample variance %.6g, theory %.6g (5 se = %.3g)", what, v, var, 5 * se_v);
+}
+
+static void test_moments(void **state)
+{
+    (void)state;
+    gsl_rng *r = sim_rng_new(2024, 0, 0);
+    for (size_t i = 0; i < NSPECS; i++) {
+        sim_dist d;
+        char msg[256];
+        assert_int_equal(sim_dist_parse(specs[i], &d, msg, sizeof msg), 0);
+        check_moments(&d, r, specs[i]);
+        sim_dist_fini(&d);
+    }
+    gsl_rng_free(r);
+}
+
+/* scale(f): mean x f, variance x f^2, samples x f (same stream). */
+static void test_scale(void **state)
+{
+    (void)state;
+    const double f = 3.5;
+    for (size_t i = 0; i < NSPECS; i++) {
+        sim_dist d, e;
+        char msg[256];
+        assert_int_equal(sim_dist_parse(specs[i], &d, msg, sizeof msg), 0);
+        sim_dist_copy(&e, &d);
+        sim_dist_scale(&e, f);
+        assert_rel(sim_dist_mean(&e), f * sim_dist_mean(&d), 1e-12);
+        assert_rel(sim_dist_var(&e), f * f * sim_dist_var(&d), 1e-9);
+        gsl_rng *r1 = sim_rng_new(5, 0, 1), *r2 = sim_rng_new(5, 0, 1);
+        for (int k = 0; k < 100; k++) {
+            double x = sim_dist_sample(&d, r1), y = sim_dist_sample(&e, r2);
+            assert_rel(y, f * x, 1e-9);
+        }
+        gsl_rng_free(r1);
+        gsl_rng_free(r2);
+        sim_dist_fini(&d);
+        sim_dist_fini(&e);
+    }
+}
+
+/* copy owns its quantile array: freeing the source leaves it intact. */
+static void test_copy(void **state)
+{
+    (void)state;
+    sim_dist d, e;
+    char msg[256];
+    assert_int_equal(sim_dist_parse("empirical(1 2 3)", &d, msg, sizeof msg), 0);
+    sim_dist_copy(&e, &d);
+    assert_ptr_not_equal(e.q, d.q);
+    sim_dist_fini(&d);
+    assert_null(d.q);
+    assert_close(sim_dist_mean(&e), 2, 1e-15);
+    sim_dist_fini(&e);
+    sim_dist c = sim_dist_const(0.25);
+    assert_close(sim_dist_mean(&c), 0.25, 0);
+    assert_close(sim_dist_var(&c), 0, 0);
+    sim_dist_fini(&c);
+}
+
+/* A long empirical spec (1001 points) parses and keeps every point. */
+static void test_long_empirical(void **state)
+{
+    (void)state;
+    char *spec = malloc(20000);
+    assert_non_null(spec);
+    size_t n = (size_t)sprintf(spec, "empirical(");
+    for (int i = 0; i <= 1000; i++)
+        n += (size_t)sprintf(spec + n, "%s%dus", i ? " " : "", i);
+    strcpy(spec + n, ")");
+    sim_dist d;
+    char msg[256];
+    assert_int_equal(sim_dist_parse(spec, &d, msg, sizeof msg), 0);
+    assert_int_equal(d.nq, 1001);
+    assert_rel(sim_dist_mean(&d), 500e-6, 1e-12);
+    sim_dist_fini(&d);
+    free(spec);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_forms),
+        cmocka_unit_test(test_units),
+        cmocka_unit_test(test_bad_specs),
+        cmocka_unit_test(test_format_roundtrip),
+        cmocka_unit_test(test_format_truncated),
+        cmocka_unit_test(test_moments),
+        cmocka_unit_test(test_scale),
+        cmocka_unit_test(test_copy),
+        cmocka_unit_test(test_long_empirical),
+    };
+    return cmocka_run_group_tests_name("sim_dist", tests, NULL, NULL);
+}
