@@ -426,7 +426,7 @@ int sim_parse_double(const char *s, double *out, const char **why)
         return -1;
     }
     /* ERANGE with a finite result is an underflow to a subnormal or zero:
-     * accepted, so that every double prints (%.9g) to a text that parses */
+     * accepted, so that every double formats to a text that parses back */
     if (!isfinite(v)) {
         *why = isnan(v) ? "NaN is not allowed" : "number out of range";
         return -1;
