@@ -194,15 +194,24 @@ if command -v sqlite3 >/dev/null 2>&1; then
         expect_code_in "0 1 2" "corrupted pages: export $sel" -- "$TFSIM" export "$h/bad.db" $sel
     done
     expect_code_in "0 1 2" "corrupted pages: report" -- "$TFSIM" report "$h/bad.db" -o "$h/r.html"
+    # storing into a damaged, foreign or directory "database": run prints its
+    # results, then fails (1); sweep checks the store first (2)
+    for db in "$h/trunc.db" "$h/junk" "$h/dir.db"; do
+        expect 1 "run --db $(basename "$db")" -- "$TFSIM" run $small --db "$db"
+        expect_err "results printed but not stored: $db" "run --db $(basename "$db"): message"
+        expect 2 "sweep --db $(basename "$db")" -- "$TFSIM" sweep configs/queueing/mm1.ini --vary arrivals.rate=0.1,0.2 --reps 1 --set queueing.customers=2000 --db "$db"
+        expect_err "$db" "sweep --db $(basename "$db"): names the file"
+    done
     # read-only (root ignores modes: check as nobody when possible)
     rod=$(mktemp -d /tmp/tfsim-ro-XXXXXX)
     cp "$h/fix.db" "$rod/ro.db"
-    mkdir "$rod/out"
+    mkdir "$rod/out" "$rod/tmp"
     chmod 444 "$rod/ro.db"
+    chmod 777 "$rod/tmp" # TMPDIR for nobody (report's gnuplot files)
     chmod 555 "$rod/out" "$rod"
     as=
     if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
-        as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+        as="setpriv --reuid=65534 --regid=65534 --clear-groups env TMPDIR=$rod/tmp"
     fi
     expect 0 "read-only database: export" -- $as "$TFSIM" export "$rod/ro.db" --list sweeps
     expect_out "concurrency" "read-only database: listed"
@@ -210,6 +219,8 @@ if command -v sqlite3 >/dev/null 2>&1; then
     if [ -n "$as" ] || [ "$(id -u)" -ne 0 ]; then
         expect 1 "report into a directory it cannot write" -- $as "$TFSIM" report "$rod/ro.db" -o "$rod/out/r.html"
         expect_err "r.html" "unwritable output names the file"
+        expect 1 "run --db into a read-only database" -- $as "$TFSIM" run $small --db "$rod/ro.db"
+        expect_err "ro.db: results database is read-only" "read-only database message"
     fi
     chmod 755 "$rod"
     rm -rf "$rod"
