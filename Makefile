@@ -96,8 +96,14 @@ bench: $(BENCH_BIN) $(TFSIM)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
 	@TFSIM=$(TFSIM) sh bench/bench_cli.sh
 
+# libFuzzer (clang, ASan+UBSan) on each input reader for FUZZ_SECONDS
+# (default 10) each; a crash prints the input and fails (tests/fuzz/run.sh).
 fuzz:
-	sh tests/fuzz/run.sh $${FUZZ_SECONDS:-10}
+	TFSIM_LDLIBS='$(LDLIBS)' MAKE='$(MAKE)' sh tests/fuzz/run.sh $(if $(FUZZ_SECONDS),$(FUZZ_SECONDS),10)
+
+# Every shipped config under valgrind: no invalid accesses, no leaks.
+valgrind-test: $(TFSIM)
+	TFSIM=$(TFSIM) sh tests/valgrind.sh
 
 clean:
 	rm -rf build bin

@@ -11,6 +11,9 @@
  * and applies MSER-5 to its response-time series; the truncation point is
  * used, in customers, by every replication.  `ci = batch_means` runs one
  * long replication and reports batch-means CIs for the mean response.
+ * Memory: run.max_pending bounds the servers plus the closed network's
+ * customers (checked at setup) and the customers in an open network (the
+ * run stops with an error when more are in the system).
  */
 #include <assert.h>
 #include <math.h>
@@ -97,6 +100,7 @@ typedef struct rep {
     int measuring;
     sim_welford cycle;     /* network response (closed: cycle excluding think) */
     sim_series *series;    /* response series of the last station (pilot / batch means) */
+    int overflow;          /* more customers in the system than run.max_pending */
 } rep;
 
 static void enter(rep *r, cust *c, int k);
@@ -147,6 +151,13 @@ static void arrival(sim *s, void *obj)
 {
     (void)obj;
     rep *r = (rep *)s;
+    /* waiting customers sit in the stations' queues, not in the calendar:
+     * run.max_pending bounds them too (memory) */
+    if (r->m->lim.max_pending && r->pool.live >= r->m->lim.max_pending) {
+        r->overflow = 1;
+        sim_stop(s);
+        return;
+    }
     cust *c = sim_pool_get(&r->pool);
     c->t0 = s->now;
     enter(r, c, 0);
@@ -194,6 +205,11 @@ static int run_rep(const qmodel *m, uint64_t seed, uint32_t repno, uint64_t warm
     }
     int st = sim_run(&r->s, m->lim.max_sim_time);
     int rc = st == SIM_RUN_STOPPED ? SIM_OK : mdl_check_run(st, repno, &m->lim, err);
+    if (r->overflow)
+        rc = sim_err_set(err, SIM_EFAIL,
+                         "replication %u stopped: more than %llu customers in the system (limit "
+                         "run.max_pending)",
+                         repno, (unsigned long long)m->lim.max_pending);
     if (rc == SIM_OK && st != SIM_RUN_STOPPED)
         rc = sim_err_set(err, SIM_EFAIL, "replication %u ended before %llu departures", repno,
                          (unsigned long long)r->target);
@@ -348,6 +364,17 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
                                sim_cfg_where(cfg, secs[i], "service", w, sizeof w), secs[i], rho,
                                m->rate);
     }
+    /* every server and every closed-network customer can hold a pending
+     * event, and each costs memory up front: bound them before any run */
+    uint64_t holders = m->closed ? (uint64_t)m->population : 0;
+    for (int i = 0; i < m->k; i++)
+        holders += (uint64_t)m->servers[i];
+    if (lim->max_pending && holders > lim->max_pending)
+        return sim_err_set(err, SIM_EFAIL,
+                           "the stations' servers%s (%llu) could hold more pending events than "
+                           "run.max_pending = %llu allows (memory); raise the limit or lower them",
+                           m->closed ? " plus closed.customers" : "", (unsigned long long)holders,
+                           (unsigned long long)lim->max_pending);
     if (m->batch_means && m->customers < (uint64_t)m->nbatches * 100)
         return sim_err_set(err, SIM_EINPUT, "queueing.customers: batch means need at least 100 "
                            "customers per batch (%d batches)", m->nbatches);
@@ -438,8 +465,10 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
         int rc = run_rep(m, 0x5eed5eedULL, SIM_RNG_MAX_REPS - 1, 0, &series, NULL, NULL, err);
         m->warmup = rc == SIM_OK ? sim_series_mser(&series) : 0;
         sim_series_fini(&series);
-        if (rc)
+        if (rc) {
+            sim_err_prefix(err, "queueing.warmup = auto: pilot run: ");
             return rc;
+        }
     }
     return SIM_OK;
 }

@@ -106,24 +106,30 @@ static const char *redact_url(const char *p, char *out, size_t len, size_t *n)
     return at;
 }
 
-/* At p = "password" followed by optional blanks and '=': copy the key and
+/* At p = "password" followed by optional blanks and '=', or, when flag (p
+ * follows "--"), the command-line flag "--password VALUE": copy the key and
  * mask the value; returns where to continue, or NULL if p is no such key. */
-static const char *redact_key(const char *p, char *out, size_t len, size_t *n)
+static const char *redact_key(const char *p, int flag, char *out, size_t len, size_t *n)
 {
     const char *q = p + 8;
     while (*q == ' ' || *q == '\t')
         q++;
-    if (*q != '=')
-        return NULL;
-    q++;
-    while (*q == ' ' || *q == '\t')
+    int eq = *q == '=';
+    if (eq) {
         q++;
+        while (*q == ' ' || *q == '\t')
+            q++;
+    } else if (!flag || q == p + 8 || !*q || *q == '\r' || *q == '\n') {
+        return NULL;
+    }
     put_str(out, len, n, p, (size_t)(q - p));
     const char *v = q;
     size_t eol = strcspn(v, "\r\n");
     if (*v == '\'' || *v == '"') {
         const char *close = memchr(v + 1, *v, eol ? eol - 1 : 0);
         q = close ? close + 1 : v + eol;
+    } else if (!eq) {
+        q = v + strcspn(v, " \t\r\n"); /* the flag's value: one word */
     } else if (!memchr(v, '=', eol)) {
         q = v + eol; /* the rest of the line is the value (INI) */
         while (q > v && (q[-1] == ' ' || q[-1] == '\t'))
@@ -145,7 +151,7 @@ size_t rep_redact(const char *in, char *out, size_t len)
         if (p[0] == ':' && p[1] == '/' && p[2] == '/')
             next = redact_url(p, out, len, &n);
         else if (strncasecmp(p, "password", 8) == 0)
-            next = redact_key(p, out, len, &n);
+            next = redact_key(p, p - in >= 2 && p[-1] == '-' && p[-2] == '-', out, len, &n);
         if (next) {
             p = next;
             continue;
@@ -359,13 +365,15 @@ static sim_table *get_cells(rep_store *s, const cell_tables *ct, int64_t id, con
                             sim_err *err)
 {
     char sql[256];
-    snprintf(sql, sizeof sql, "SELECT nrows FROM %s WHERE id = ?", ct->owner);
+    snprintf(sql, sizeof sql, "SELECT nrows, (SELECT COUNT(*) FROM %s WHERE %s = ?1) FROM %s "
+             "WHERE id = ?1", ct->cells, ct->id_col, ct->owner);
     sqlite3_stmt *st = prepare(s, sql, err);
     if (!st)
         return NULL;
     sqlite3_bind_int64(st, 1, id);
     int rc = sqlite3_step(st);
     int nrows = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+    int64_t ncells = rc == SQLITE_ROW ? sqlite3_column_int64(st, 1) : 0;
     sqlite3_finalize(st);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
         db_fail(s, err, "read");
@@ -374,6 +382,13 @@ static sim_table *get_cells(rep_store *s, const cell_tables *ct, int64_t id, con
     if (nrows < 0) {
         sim_err_set(err, SIM_EINPUT, "%s: no %s with id %" PRId64, s->path,
                     ct == &run_cells ? "run" : "measurement set", id);
+        return NULL;
+    }
+    /* Every row of a stored table has a cell (its name), so more rows than
+     * cells is damage, and building them would take memory without bound. */
+    if (nrows > ncells) {
+        sim_err_set(err, SIM_EINPUT, "%s: %s %" PRId64 ": damaged result table (%d rows, %" PRId64
+                    " cells)", s->path, ct->owner, id, nrows, ncells);
         return NULL;
     }
     sim_table *t = sim_table_new(title);

@@ -175,7 +175,9 @@ sim_table *rep_store_manifest(rep_store *s, rep_kind kind, int64_t id, sim_err *
  * `password=VALUE` and `password = VALUE` in any case and with any prefix
  * (PGPASSWORD=, redis.password=); VALUE ends at whitespace, '&', ';' or ','
  * unless quoted, and at the end of the line when the key starts its line
- * (INI).  Also the password of a URL's user info: scheme://user:PASS@host.
+ * (INI).  Also the value of the command-line flag `--password VALUE`
+ * (one word, or quoted) and the password of a URL's user info:
+ * scheme://user:PASS@host.
  * Returns the length of the full redacted text (like snprintf), so that a
  * return value >= len means out was truncated. */
 size_t rep_redact(const char *in, char *out, size_t len);

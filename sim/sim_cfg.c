@@ -139,11 +139,12 @@ static int read_file(const char *path, char **out, const char *from, sim_err *er
         }
         buf_append(&buf, &len, &cap, chunk, got);
     }
-    int bad = ferror(f);
+    int bad = ferror(f) ? errno : 0; /* EISDIR for a directory */
     fclose(f);
     if (bad) {
         free(buf);
-        return sim_err_set(err, SIM_EINPUT, "%s: read error", path);
+        return sim_err_set(err, SIM_EINPUT, "%s%s: read error: %s", from ? from : "", path,
+                           strerror(bad));
     }
     if (!buf)
         buf_append(&buf, &len, &cap, "", 0);
@@ -413,7 +414,6 @@ int sim_parse_double(const char *s, double *out, const char **why)
         return -1;
     }
     char *end;
-    errno = 0;
     double v = strtod(s, &end);
     if (end == s) {
         *why = "not a number";
@@ -425,7 +425,9 @@ int sim_parse_double(const char *s, double *out, const char **why)
         *why = "trailing characters after number";
         return -1;
     }
-    if (!isfinite(v) || errno == ERANGE) {
+    /* ERANGE with a finite result is an underflow to a subnormal or zero:
+     * accepted, so that every double formats to a text that parses back */
+    if (!isfinite(v)) {
         *why = isnan(v) ? "NaN is not allowed" : "number out of range";
         return -1;
     }
@@ -471,13 +473,12 @@ static int num_unit(const char *s, double *v, char *unit, size_t ulen, const cha
     while (isspace((unsigned char)*s))
         s++;
     char *end;
-    errno = 0;
     double d = strtod(s, &end);
     if (end == s) {
         *why = "not a number";
         return -1;
     }
-    if (!isfinite(d) || errno == ERANGE) {
+    if (!isfinite(d)) { /* underflow accepted, as in sim_parse_double */
         *why = isnan(d) ? "NaN is not allowed" : "number out of range";
         return -1;
     }

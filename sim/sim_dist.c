@@ -216,9 +216,13 @@ static int parse_form(const char *name, char *body, const char *spec, sim_dist *
             double s2 = log1p((s->v / m->v) * (s->v / m->v));
             d->b = sqrt(s2);
             d->a = log(m->v) - s2 / 2;
+            /* inside the mu= range below, so that the formatted spec
+             * (mu=, sigma=) parses back */
+            NEED(d->a < 700 && d->a > -700,
+                 "lognormal(): mean out of range (mu outside [-700, 700])");
         } else if (mu && sg && na == 2 + nkw) {
             NEED(sg->v >= 0, "lognormal(): sigma must be >= 0");
-            NEED(mu->v < 700 && mu->v > -700, "lognormal(): mu out of range");
+            NEED(mu->v <= 700 && mu->v >= -700, "lognormal(): mu out of range [-700, 700]");
             d->a = mu->v;
             d->b = sg->v;
         } else {

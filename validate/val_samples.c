@@ -145,6 +145,7 @@ struct val_samples_reader {
     char field[NCOLS][VAL_SAMPLES_MAX_ROW];
     size_t nfields;
     int too_long;
+    size_t nul_col;       /* 1-based column holding a NUL byte; 0: none */
     /* a completed row waiting for val_samples_next */
     int have_row, header_done;
     val_sample row;
@@ -158,6 +159,8 @@ static void on_field(void *s, size_t len, void *data)
         r->nfields++;  /* counted for the message, not kept */
         return;
     }
+    if (len && memchr(s, '\0', len) && !r->nul_col)
+        r->nul_col = r->nfields + 1;
     if (len >= VAL_SAMPLES_MAX_ROW) {
         r->too_long = 1;
         len = VAL_SAMPLES_MAX_ROW - 1;
@@ -191,6 +194,10 @@ static int check_row(val_samples_reader *r)
 {
     if (r->too_long)
         return row_error(r, -1, "%srow longer than 4096 bytes", "");
+    /* a NUL would cut the field short: "10\0" + "00" must not read as 10 */
+    if (r->nul_col)
+        return row_error(r, r->nul_col <= NCOLS ? (int)r->nul_col - 1 : -1,
+                         "%sNUL byte in the field", "");
     if (!r->header_done) {
         r->header_done = 1;
         for (int c = 0; c < NCOLS; c++) {
@@ -236,6 +243,7 @@ static void on_row(int term, void *data)
         check_row(r);
     r->nfields = 0;
     r->too_long = 0;
+    r->nul_col = 0;
 }
 
 val_samples_reader *val_samples_open(const char *path, sim_err *err)
@@ -294,7 +302,9 @@ static int feed(val_samples_reader *r)
         r->buf_pos = 0;
         if (r->buf_len == 0) {
             if (ferror(r->f)) {
-                sim_err_set(r->err, SIM_EFAIL, "%s: read error: %s", r->name, strerror(errno));
+                /* a directory given as the file is bad input, like elsewhere */
+                sim_err_set(r->err, errno == EISDIR ? SIM_EINPUT : SIM_EFAIL, "%s: read error: %s",
+                            r->name, strerror(errno));
                 r->failed = 1;
                 return -1;
             }
