@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "reports/rep_store.h"
 #include "sim/sim.h"
 
 static int need(const char *cmd, int argc, char **argv, int i)
@@ -83,6 +84,23 @@ int cli_scenario_load(const cli_opts *o, sim_cfg *cfg, sim_cfg *ov, sim_err *err
     return SIM_OK;
 }
 
+static void json_str(FILE *f, const char *s);
+
+/* A JSON string of s with passwords masked (rep_redact). */
+static void json_redacted(FILE *f, const char *s)
+{
+    char probe[1];
+    size_t n = rep_redact(s, probe, sizeof probe) + 1;
+    char *buf = malloc(n);
+    if (!buf) {
+        fputs("\"\"", f);
+        return;
+    }
+    rep_redact(s, buf, n);
+    json_str(f, buf);
+    free(buf);
+}
+
 static void json_str(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -127,12 +145,12 @@ int cli_write_manifest(const char *path, const char *cmd, const sim_cfg *cfg,
     json_str(f, tfsim_build_flags);
     fprintf(f, ",\n  \"config_hash\": \"%016llx\",\n  \"overrides\": ",
             (unsigned long long)sim_cfg_hash(cfg));
-    json_str(f, sim_cfg_overrides(cfg));
+    json_redacted(f, sim_cfg_overrides(cfg));
     fprintf(f, ",\n  \"seed\": %llu,\n  \"replications\": %u,\n  \"model\": ",
             (unsigned long long)sc->seed, reps);
     json_str(f, sc->type->name);
     fprintf(f, ",\n  \"config_text\": ");
-    json_str(f, sim_cfg_text(cfg));
+    json_redacted(f, sim_cfg_text(cfg));
     fprintf(f, "\n}\n");
     int bad = ferror(f);
     if (fclose(f) || bad)

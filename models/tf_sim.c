@@ -124,6 +124,7 @@ typedef struct tfs {
     long conn_open, conn_idle;
     sim_queue conn_wait;
     long inflight, inflight_max, wave_overlaps;
+    int limit_hit;      /* stopped: too many requests in flight (run.max_pending) */
     /* database state */
     double rows, tickets, goodies;
     sim_sem *class_lock;  /* one per ticket class (row locks) */
@@ -540,6 +541,13 @@ static void conn_granted(sim *s, void *obj) { conn_acquired(T_of(s), obj); }
 
 static void client_start(tfs *T, int ep)
 {
+    if (T->p->max_pending && T->reqs.live >= T->p->max_pending) {
+        /* requests in flight wait in queues, not in the calendar: bound
+         * their memory with the same limit */
+        T->limit_hit = 1;
+        sim_stop(&T->s);
+        return;
+    }
     req *r = sim_pool_get(&T->reqs);
     r->T = T;
     r->ep = ep;
@@ -884,6 +892,8 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     start_phase(T);
     int st = sim_run(&T->s, p->max_sim_time);
     int rc = SIM_OK;
+    if (T->limit_hit)
+        st = SIM_RUN_MEMORY;
     if (st != SIM_RUN_STOPPED) {
         mdl_limits lim = {p->max_events, p->max_sim_time, p->max_pending};
         rc = mdl_check_run(st, rep, &lim, err);

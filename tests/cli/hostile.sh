@@ -264,3 +264,12 @@ if "$TFSIM" probe --help >/dev/null 2>&1; then
     expect 1 "probe redis --password, no server" -- "$TFSIM" probe redis --host 127.0.0.1 --port 1 --password $pw --seconds 1
     no_secret "probe redis --password output" "$tmp/out" "$tmp/err"
 fi
+
+# requests waiting in queues count against run.max_pending too
+expect 1 "tigerfans queue memory bound" -- "$TFSIM" run --set client.mode=poisson --set client.rate=1e9 \
+    --set client.total=2000000 --set client.phases=reserve --set run.max_pending=20000 --reps 1
+expect_err "run.max_pending" "queue bound message"
+# the manifest masks passwords like the results database does
+expect 0 "manifest redaction" -- "$TFSIM" run configs/queueing/mm1.ini --set 'model.name=password=hunter2' \
+    --manifest "$tmp/secret.json" --reps 1 --set queueing.customers=100
+if grep -q hunter2 "$tmp/secret.json"; then bad "manifest leaks a password"; else ok; fi
