@@ -31,7 +31,8 @@ const char cmd_calibrate_usage[] =
     "held out (cross-validation); --other-weight W (0..1) keeps the others in\n"
     "the objective with that weight instead.  Prints the fitted values and, per point and\n"
     "phase, measured and simulated throughput and the error; --out writes an\n"
-    "INI file that `tfsim run` and `tfsim predict --config` use.\n"
+    "INI file that `tfsim run` and `tfsim predict --config` use.  --iter 0\n"
+    "fits nothing: it reports how well the config as given matches the data.\n"
     "\n"
     "examples:\n"
     "  tfsim calibrate --tigerbench data/calibration.csv --arch pg_pg --out cal.ini\n"
@@ -130,7 +131,7 @@ int cmd_calibrate(int argc, char **argv)
             }
         } else if (!strcmp(a, "--reps") || !strcmp(a, "--iter")) {
             long *dst = !strcmp(a, "--reps") ? &reps : &iters;
-            if (cli_parse_long(cmd, a, argv[++i], 1, 100000, dst)) {
+            if (cli_parse_long(cmd, a, argv[++i], !strcmp(a, "--reps") ? 1 : 0, 100000, dst)) {
                 rc = EXIT_INPUT;
                 goto out;
             }
@@ -220,7 +221,7 @@ int cmd_calibrate(int argc, char **argv)
     double start[32];
     for (size_t i = 0; i < np; i++)
         start[i] = params[i].value;
-    if (val_calib_fit(cfg, NULL, 0, params, np, pts, npts, &o, &obj, &used, &err)) {
+    if (iters > 0 && val_calib_fit(cfg, NULL, 0, params, np, pts, npts, &o, &obj, &used, &err)) {
         rc = cli_fail(cmd, &err);
         goto out;
     }
@@ -231,6 +232,8 @@ int cmd_calibrate(int argc, char **argv)
         rc = cli_fail(cmd, &err);
         goto out;
     }
+    if (iters == 0)
+        obj = val_calib_objective(pts, sims, npts, o.kind_weight);
     /* per point and phase */
     sim_table *t = sim_table_new(NULL);
     double mape_fit = 0, mape_out = 0;

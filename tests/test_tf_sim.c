@@ -85,8 +85,8 @@ static void test_kind_counts_and_batches(void **state)
      * share the next batch: with 5 ms batches and holds reaching the
      * batcher about every millisecond (one busy loop), several holds
      * share each batch */
-    run_text("[client]\nconcurrency = 50\ntotal = 500\n[tigerbeetle]\n"
-             "batch_base = const(5ms)\n",
+    run_text("[client]\nconcurrency = 50\ntotal = 500\ncpu = 0.1ms\nconnect_cpu = 0.1ms\n"
+             "[tigerbeetle]\nbatch_base = const(5ms)\n",
              1, &o);
     assert_true(o.batch_mean > 6);
 }
@@ -136,9 +136,12 @@ static void test_mechanisms(void **state)
     assert_rel(big.phase[TF_RESERVE].throughput, small.phase[TF_RESERVE].throughput, 1e-12);
     /* a second worker relieves a saturated server loop */
     tf_out w1, w2;
-    /* a light client, so that the server loop is the bottleneck */
-    run_text("[client]\nconcurrency = 40\ntotal = 600\ncpu = 0.1ms\n[host]\ncores = 8\n", 4, &w1);
-    run_text("[client]\nconcurrency = 40\ntotal = 600\ncpu = 0.1ms\n[host]\ncores = 8\n[server]\nworkers = 2\n",
+    /* a light client (cheap requests and connections), so that the server
+     * loop is the bottleneck whatever the calibrated defaults are */
+    run_text("[client]\nconcurrency = 40\ntotal = 600\ncpu = 0.1ms\nconnect_cpu = 0.1ms\n"
+             "[host]\ncores = 8\n", 4, &w1);
+    run_text("[client]\nconcurrency = 40\ntotal = 600\ncpu = 0.1ms\nconnect_cpu = 0.1ms\n"
+             "[host]\ncores = 8\n[server]\nworkers = 2\n",
              4, &w2);
     assert_true(w1.util[TF_C_SERVER] > 0.8);
     assert_true(w2.phase[TF_RESERVE].throughput > 1.2 * w1.phase[TF_RESERVE].throughput);
