@@ -40,7 +40,10 @@ void sim_ps_reset_stats(sim_ps *p, double now)
 
 static inline double rate(const sim_ps *p)
 {
-    return p->n == 0 ? 0 : fmin(1.0, p->cores / (double)p->n);
+    if (p->n == 0)
+        return 0;
+    double r = p->cores / (double)p->n;
+    return r < 1.0 ? r : 1.0;
 }
 
 static inline int before(const sim_ps_job *a, const sim_ps_job *b)
@@ -114,7 +117,8 @@ static void arm(sim_ps *p, sim *s)
 static void set_counts(sim_ps *p, double now)
 {
     sim_tavg_set(&p->njobs, now, (double)p->n);
-    sim_tavg_set(&p->nbusy, now, fmin((double)p->n, p->cores));
+    double n = (double)p->n;
+    sim_tavg_set(&p->nbusy, now, n < p->cores ? n : p->cores);
 }
 
 static void on_complete(sim *s, void *obj)
@@ -125,7 +129,7 @@ static void on_complete(sim *s, void *obj)
     advance(p, s->now);
     p->is_armed = 0;
     double due = s->now + (p->heap[0].finish - p->v) / rate(p);
-    if (due - s->now > 4 * DBL_EPSILON * fmax(1.0, s->now)) {
+    if (due - s->now > 4 * DBL_EPSILON * (s->now > 1.0 ? s->now : 1.0)) {
         arm(p, s); /* fired early: arrivals slowed the top job down */
         return;
     }
@@ -134,7 +138,8 @@ static void on_complete(sim *s, void *obj)
      * reached (within a few ulps of rounding) leaves too, in finish order.
      * Anything later gets its own event.  Callbacks run after the CPU state
      * is consistent. */
-    double eps = 4 * DBL_EPSILON * fmax(1.0, fabs(p->v));
+    double av = fabs(p->v);
+    double eps = 4 * DBL_EPSILON * (av > 1.0 ? av : 1.0);
     size_t k = 0;
     sim_ps_job done[16];
     do
