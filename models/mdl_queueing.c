@@ -73,6 +73,7 @@ typedef struct qmodel {
     /* layout indices */
     size_t first_station_metric, per_station;
     size_t net_first;
+    int has_net;          /* a network row: closed, several stations or batch means */
 } qmodel;
 
 enum { M_THR, M_RESP, M_WAIT, M_LQ, M_L, M_UTIL, M_P50, M_P90, M_P99, M_N };
@@ -229,10 +230,13 @@ static int run_rep(const qmodel *m, uint64_t seed, uint32_t repno, uint64_t warm
             v[M_P90] = sim_hist_quantile(&q->resp_h, 0.90);
             v[M_P99] = sim_hist_quantile(&q->resp_h, 0.99);
         }
-        double *v = values + m->net_first;
-        v[0] = span > 0 ? (double)r->cycle.n / span : NAN;
-        v[1] = r->cycle.mean;
+        if (m->has_net) {
+            double *v = values + m->net_first;
+            v[0] = span > 0 ? (double)r->cycle.n / span : NAN;
+            v[1] = r->cycle.mean;
+        }
         if (m->batch_means) {
+            double *v = values + m->net_first;
             double mean, half;
             if (sim_series_batch_means(series, warmup, m->nbatches, 0.95, &mean, &half) == 0) {
                 v[2] = mean;
@@ -451,8 +455,12 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
                            j == M_THR || j == M_UTIL ? "%.4f" : "%.5g");
     }
     m->net_first = lay->n;
-    sim_layout_add(lay, "network", "all", "throughput", netx, SIM_METRIC_WATCH, "%.4f");
-    sim_layout_add(lay, "network", "all", "mean_response", netr, SIM_METRIC_WATCH, "%.5g");
+    /* one station in an open network: its row says it all (one row per station) */
+    m->has_net = m->closed || m->k > 1 || m->batch_means;
+    if (m->has_net) {
+        sim_layout_add(lay, "network", "all", "throughput", netx, SIM_METRIC_WATCH, "%.4f");
+        sim_layout_add(lay, "network", "all", "mean_response", netr, SIM_METRIC_WATCH, "%.5g");
+    }
     if (m->batch_means) {
         sim_layout_add(lay, "network", "all", "mean_response_bm", netr, 0, "%.5g");
         sim_layout_add(lay, "network", "all", "mean_response_bm_ci", NAN, 0, "%.5g");

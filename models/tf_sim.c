@@ -216,11 +216,7 @@ static void client_done(tfs *T, req *r);
 
 static inline tfs *T_of(sim *s) { return (tfs *)s; }
 
-static void record_kind(tfs *T, int kind, double dt)
-{
-    (void)T;
-    sim_welford_add(&T->kind[kind], dt);
-}
+static void record_kind(tfs *T, int kind, double dt) { sim_welford_add(&T->kind[kind], dt); }
 
 /* Apply the kind marks of the burst that just ended, at their place in it. */
 static void apply_marks(tfs *T, req *r, const loop *l)
@@ -804,8 +800,6 @@ static void collect(tfs *T, tf_out *o)
     o->wave_overlaps = T->wave_overlaps;
 }
 
-static long p_classes(const tfs *T) { return T->p->classes; }
-
 static void free_state(tfs *T)
 {
     for (long i = 0; i < T->nworkers; i++) {
@@ -824,7 +818,7 @@ static void free_state(tfs *T)
     sim_queue_fini(&T->conn_wait);
     for (int i = 0; i < TF_NPHASES; i++)
         sim_hist_fini(&T->lat_h[i]);
-    for (long i = 0; i < p_classes(T); i++)
+    for (long i = 0; i < T->p->classes; i++)
         sim_sem_fini(&T->class_lock[i]);
     free(T->class_lock);
     sim_sem_fini(&T->goodie_lock);
