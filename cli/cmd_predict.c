@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_calib.h"
+#include "reports/rep_store.h"
 #include "models/tf_params.h"
 #include "models/tf_sim.h"
 #include "sim/sim_rng.h"
@@ -14,7 +15,7 @@
 const char cmd_predict_usage[] =
     "usage: tfsim predict --tigerbench FILE --baseline ARCH --target ARCH\n"
     "                     [--config CALIBRATED.ini] [--calibrate] [--reps N] [--seed N]\n"
-    "                     [--rows0 N] [--set S.K=V]... [--format text|csv|json]\n"
+    "                     [--rows0 N] [--set S.K=V]... [--format text|csv|json] [--db FILE]\n"
     "\n"
     "Predict the per-phase throughput of the TARGET architecture at every\n"
     "concurrency measured for the BASELINE, from (a) the model calibrated on the\n"
@@ -28,7 +29,8 @@ const char cmd_predict_usage[] =
     "CSV columns: phase,concurrency,throughput,ci_low,ci_high and, when FILE\n"
     "holds the target's measured throughput, measured,error_pct and the\n"
     "Amdahl-style scaling of the baseline (amdahl,amdahl_error_pct); the MAPE of\n"
-    "both goes to stderr (stdout in text).\n"
+    "both goes to stderr (stdout in text).  --db FILE stores the table as a run\n"
+    "in a results database (`tfsim report` charts its error_pct column).\n"
     "\n"
     "examples:\n"
     "  tfsim predict --tigerbench data/calibration.csv --baseline pg_pg --target tb_redis\n"
@@ -69,7 +71,7 @@ int cmd_predict(int argc, char **argv)
 {
     const char *cmd = "predict";
     sim_rng_setup();
-    const char *file = NULL, *basearch = NULL, *target = NULL, *base = NULL;
+    const char *file = NULL, *basearch = NULL, *target = NULL, *base = NULL, *dbpath = NULL;
     sim_format fmt = SIM_FMT_TEXT;
     unsigned long long seed = 1;
     long reps = 10;
@@ -98,6 +100,8 @@ int cmd_predict(int argc, char **argv)
             target = argv[++i];
         else if (!strcmp(a, "--config"))
             base = argv[++i];
+        else if (!strcmp(a, "--db"))
+            dbpath = argv[++i];
         else if (!strcmp(a, "--format")) {
             if (cli_parse_format(cmd, argv[++i], &fmt)) {
                 rc = EXIT_INPUT;
@@ -321,6 +325,22 @@ int cmd_predict(int argc, char **argv)
                base ? base : "embedded calibration", reps);
     if (sim_table_print(t, fmt, stdout))
         rc = EXIT_FAIL;
+    fflush(stdout);
+    if (dbpath) {
+        char title[256];
+        snprintf(title, sizeof title, "predict %s from %s", target, basearch);
+        rep_manifest m = {"predict", title, sim_cfg_text(tcfg), sim_cfg_overrides(tcfg), seed,
+                          reps, tfsim_build_rev, tfsim_build_flags, sim_cfg_hash(tcfg)};
+        int64_t id = 0;
+        rep_store *db = rep_store_open(dbpath, REP_STORE_WRITE, &err);
+        if (!db || rep_store_save_run(db, &m, t, &id, &err)) {
+            fprintf(stderr, "tfsim predict: results printed but not stored: %s\n", err.msg);
+            rc = EXIT_FAIL;
+        } else {
+            fprintf(stderr, "tfsim predict: stored as run %lld in %s\n", (long long)id, dbpath);
+        }
+        rep_store_close(db);
+    }
     sim_table_free(t);
     if (n)
         fprintf(nf, "%sMAPE at concurrency >= 5: simulation %.1f%% (%d points)", fmt == SIM_FMT_TEXT ? "\n" : "",

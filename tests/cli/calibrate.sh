@@ -51,3 +51,9 @@ expect 2 "calibrate non-numeric fit key" -- "$TFSIM" calibrate --tigerbench $dat
 expect 2 "predict missing target" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg
 expect 2 "predict unknown target" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target tb_pg
 expect 2 "predict missing file" -- "$TFSIM" predict --tigerbench "$tmp/none.csv" --baseline pg_pg --target tb_redis
+# predict --db: the table is stored and the report charts its error column
+expect 0 "predict --db" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target pg_pg --reps 2 \
+    --format csv --db "$tmp/pred.db"
+expect_err "stored as run 1" "predict stored"
+expect 0 "report of a prediction" -- "$TFSIM" report "$tmp/pred.db" -o "$tmp/pred.html"
+if grep -q "<svg" "$tmp/pred.html" && grep -q "error_pct" "$tmp/pred.html"; then ok; else bad "prediction report has no chart or table"; fi
