@@ -205,9 +205,9 @@ int cmd_compare(int argc, char **argv)
         val_compare_table(&c, key, t);
         if (o.format == SIM_FMT_TEXT)
             printf("%s: live vs simulated throughput (1/s), %s, %ld requests per phase, CPU steps "
-                   "%g x config + %g ms, %u simulation replications\n\n",
+                   "%g x config + %g ms, %u simulation replications per value\n\n",
                    o.config, p.arch, p.total, co.live.cpu_scale, co.live.cpu_per_step * 1e3,
-                   co.reps ? co.reps : 0);
+                   c.pts[0].reps);
         if (sim_table_print(t, o.format, stdout)) {
             fprintf(stderr, "tfsim compare: write error on standard output\n");
             rc = EXIT_FAIL;

@@ -282,6 +282,7 @@ static int simulate(const sim_cfg *cfg, unsigned reps, val_compare_point *pt, si
         pt->sim[ph] = res.mean[k];
         pt->sim_half[ph] = res.reps >= 2 ? res.half[k] : NAN;
     }
+    pt->reps = res.reps;
     sim_table_free(t);
     sim_rep_result_fini(&res);
     mdl_scenario_fini(&sc);

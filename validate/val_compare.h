@@ -94,6 +94,7 @@ typedef struct val_compare_point {
     double background;             /* cores used by other processes during the live run */
     double cores;                  /* host.cores simulated */
     double sim[TF_NPHASES], sim_half[TF_NPHASES];
+    unsigned reps;                 /* simulation replications run */
     double amdahl[TF_NPHASES];
 } val_compare_point;
 

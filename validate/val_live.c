@@ -445,7 +445,8 @@ static int run(val_live *e, unsigned i, sim_err *err)
             assert(r->kind >= 0);
             assert(!pg || r->conn != NONE);
             val_live_call c = {u->code, u->arg, r->kind, r->nth[u->arg]++, r->conn, r->cls, r->id,
-                               {r->holds[0], r->holds[1]}};
+                               {r->holds[0], r->holds[1]},
+                               e->p->payments == TF_PG && r->phase == TF_WEBHOOK ? 1 : 2};
             r->call_class = pg ? VAL_LIVE_PG0 + u->arg : VAL_LIVE_REDIS0 + u->arg;
             r->value = 0;
             r->t_call = io->now(io->ctx);

@@ -74,6 +74,8 @@ typedef struct val_live_call {
     int cls;            /* ticket class of the request, [0, classes) */
     uint64_t id;        /* order number: webhook i works on checkout i's session */
     long long holds[2]; /* ids of the order's ticket and goodie holds (0: none) */
+    int npost;          /* holds commit_order posts: 2, or 1 (the ticket's) in the
+                           pg_pg webhook, which reads try_goodie as a boolean */
 } val_live_call;
 
 typedef struct val_live val_live;

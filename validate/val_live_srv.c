@@ -185,9 +185,12 @@ static int pg_send(srv *S, pgc *k, const val_live_call *c)
         break;
     case TF_Q_UPDATE:
         if (c->kind == TF_K_COMMIT_ORDER) {
-            snprintf(h, sizeof h, "%lld", c->holds[c->nth < 2 ? c->nth : 1]);
+            /* one statement posts the order's pending holds */
+            snprintf(h, sizeof h, "%lld", c->holds[0]);
+            snprintf(g, sizeof g, "%lld", c->holds[1]);
             v[n++] = h;
-            sql = "UPDATE tfsim_live.holds SET status = 'posted' WHERE id = $1 AND status = 'pending'";
+            v[n++] = c->npost == 2 && c->holds[1] ? g : NULL;
+            sql = "UPDATE tfsim_live.holds SET status = 'posted' WHERE id IN ($1, $2) AND status = 'pending'";
         } else {
             v[n++] = a;
             sql = "UPDATE tfsim_live.payment_sessions SET fulfilled = true WHERE id = $1 AND NOT fulfilled";
