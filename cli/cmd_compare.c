@@ -14,16 +14,18 @@
 const char cmd_compare_usage[] =
     "usage: tfsim compare CONFIG --vary SECTION.KEY=V1,V2,... [--reps N] [--set S.K=V]...\n"
     "                     [server options] [--cpu-scale F] [--cpu-per-step T]\n"
-    "                     [--calib-total N] [--cores N|auto] [--params-out FILE]\n"
+    "                     [--calib-total N] [--demands-at N] [--cores N|auto]\n"
+    "                     [--params-out FILE]\n"
     "                     [--format text|csv|json]\n"
     "\n"
     "Check the simulator against the live driver on this machine.  First a light-\n"
-    "load probe of the operations: one live run at concurrency 1 without stand-in\n"
-    "CPU, timing every round trip and the CPU of the loop, the PostgreSQL backends\n"
-    "and the host.  Its results map onto the model's keys (round trip, backend\n"
-    "CPU per statement and per holds row, WAL flush and Redis service fitted by\n"
-    "maximum likelihood, the driver's own CPU per round trip; the stand-in CPU\n"
-    "steps exactly as the live driver spins them; see validate/val_compare.h).\n"
+    "load probe of the operations: the live run at concurrency 1 (the value 1, run\n"
+    "first, or a run of its own), timing every round trip and the CPU of the loop,\n"
+    "the PostgreSQL backends and the host.  Its results map onto the model's keys\n"
+    "(round trip, backend CPU per statement and per holds row, WAL flush and\n"
+    "Redis service fitted by maximum likelihood, the driver's own CPU per round\n"
+    "trip; the stand-in CPU steps exactly as the live driver spins them; see\n"
+    "validate/val_compare.h).\n"
     "Then one live run per value (`tfsim live`), then the simulation of every\n"
     "value with those parameters (after the live runs, so that they do not\n"
     "compete for the CPU).  Prints per value and phase: the live throughput, the\n"
@@ -39,8 +41,14 @@ const char cmd_compare_usage[] =
     "                     (1..8) or a stepped range (1..16:4) (required)\n"
     "  --reps N           simulation replications per value (default: the config's)\n"
     "  --set S.K=V        override any config key (repeatable)\n"
-    "  --calib-total N    requests per phase of the calibration run (default: the\n"
-    "                     config's client.total)\n"
+    "  --calib-total N    requests per phase of a calibration run of its own (when\n"
+    "                     1 is not among the values; default: client.total)\n"
+    "  --demands-at N     also run at concurrency N (no stand-in CPU) and take the\n"
+    "                     CPU per round trip of the loop and per statement of the\n"
+    "                     PostgreSQL backends from that run (CPU per operation can\n"
+    "                     depend on the load, e.g. on a VM whose idle CPUs make\n"
+    "                     every wake-up expensive); latencies stay from\n"
+    "                     concurrency 1\n"
     "  --cores N|auto     host.cores simulated: N, or auto (default): the online\n"
     "                     CPUs minus the cores other processes used during that\n"
     "                     value's live run (at least 1)\n"
@@ -71,7 +79,7 @@ static void print_calibration(FILE *f, const val_compare *c)
 {
     const val_compare_calib *k = &c->cal;
     fprintf(f,
-            "calibration (concurrency 1, no stand-in CPU): driver CPU %.2f us per round trip; "
+            "calibration (concurrency 1): driver CPU %.2f us per round trip; "
             "PostgreSQL simple statement %.1f us (backend CPU share %.2f: query_cpu %.1f us, rtt %.1f us), "
             "sum %.1f us (row_cost %.3g ns over %.0f rows), COMMIT %.1f us; Redis %.1f us; "
             "other processes %.2f cores\n"
@@ -105,7 +113,7 @@ int cmd_compare(int argc, char **argv)
         if (!strcmp(a, "--set") || !strcmp(a, "-s") || !strcmp(a, "--format") || !strcmp(a, "-f")) {
             r = cli_scenario_opt(cmd, argc, argv, &i, ov, &o);
         } else if (!strcmp(a, "--vary") || !strcmp(a, "--reps") || !strcmp(a, "--calib-total") ||
-                   !strcmp(a, "--cores") || !strcmp(a, "--params-out")) {
+                   !strcmp(a, "--cores") || !strcmp(a, "--params-out") || !strcmp(a, "--demands-at")) {
             if (i + 1 >= argc) {
                 rc = cli_usage_error(cmd, "%s needs a value", a);
                 goto out;
@@ -125,6 +133,10 @@ int cmd_compare(int argc, char **argv)
                 if (cli_parse_long(cmd, a, v, 1, VAL_LIVE_MAX_TOTAL, &n))
                     r = -1;
                 co.calib_total = n;
+            } else if (!strcmp(a, "--demands-at")) {
+                if (cli_parse_long(cmd, a, v, 1, 1000000, &n))
+                    r = -1;
+                co.demands_at = n;
             } else if (strcmp(v, "auto")) {
                 char *end;
                 double c = strtod(v, &end);

@@ -129,18 +129,33 @@ static double background_cores(const val_live_out *o)
     return isfinite(bg) && bg > 0 ? bg : 0;
 }
 
+/* CPU seconds per round trip of the loop (its own work, not the spin)
+ * and of the PostgreSQL backends per statement, in a run. */
+static double loop_per_call(const val_live_out *o)
+{
+    return isnan(o->loop_cpu) || o->calls < 1 ? 0 : fmax(0, o->loop_cpu - o->spin) / o->calls;
+}
+
+static double pg_per_statement(const val_live_out *o)
+{
+    double n = 0;
+    for (int q = 0; q <= TF_Q_COMMIT; q++)
+        n += o->call[VAL_LIVE_PG0 + q].n;
+    return n > 0 ? o->pg_cpu / n : NAN;
+}
+
 /* The calibration from a live run at concurrency 1 of params p: its
- * results o and its round trips sm. */
+ * results o and its round trips sm; loaded (or NULL): a run under load
+ * whose CPU per round trip and per statement replace those of o. */
 static int calib_from(const tf_params *p, const val_live_out *o, const samples *sm,
-                      val_compare_calib *cal, sim_err *err)
+                      const val_live_out *loaded, val_compare_calib *cal, sim_err *err)
 {
     memset(cal, 0, sizeof *cal);
     /* The measured latencies hold the loop's own work on the round trip
      * (sending, reading, poll): the model has it as loop CPU, so it is
      * taken out of them (o_rt: all loop CPU but the spin, spread over the
      * round trips). */
-    double o_rt = isnan(o->loop_cpu) || o->calls < 1 ? 0 : fmax(0, o->loop_cpu - o->spin) / o->calls;
-    cal->o_rt = o_rt;
+    double o_rt = loop_per_call(o);
     double ns = 0, ls = 0;
     for (int q = 0; q <= TF_Q_COMMIT; q++) {
         const val_live_cstat *c = &o->call[VAL_LIVE_PG0 + q];
@@ -165,27 +180,41 @@ static int calib_from(const tf_params *p, const val_live_out *o, const samples *
     double denom = ls + (su->n > 0 ? su->n * cal->l_sum : 0) + (co->n > 0 ? co->n : 0) * cal->l_simple;
     cal->pg_on_host = isfinite(o->pg_cpu) && denom > 0;
     cal->f = cal->pg_on_host ? fmin(1, o->pg_cpu / denom) : 1;
-    cal->rtt = (1 - cal->f) * cal->l_simple;
-    cal->query_cpu = cal->f * cal->l_simple;
+    /* Under load the CPU per operation may differ (on a VM an idle vCPU
+     * makes every wake-up cost CPU): the loaded run's CPU per round trip
+     * and per statement (k x) become the demands, the rest of the light-
+     * load latency stays as latency (rtt), so concurrency 1 is unchanged. */
+    double k = 1;
+    cal->o_rt = o_rt;
+    if (loaded) {
+        cal->o_rt = loop_per_call(loaded);
+        double d1 = pg_per_statement(o), dn = pg_per_statement(loaded);
+        if (cal->pg_on_host && d1 > 0 && dn > 0)
+            k = dn / d1;
+    }
+    cal->query_cpu = fmin(k * cal->f * cal->l_simple, cal->l_simple + o_rt - cal->o_rt);
+    cal->rtt = fmax(0, cal->l_simple + o_rt - cal->o_rt - cal->query_cpu);
     cal->rows_avg = (p->holds_rows + o->holds_rows_end) / 2;
     cal->row_cost = cal->rows_avg >= 1 && p->pg_scan_fraction > 0
-                        ? 4 * cal->f * fmax(0, cal->l_sum - cal->l_simple) / (p->pg_scan_fraction * cal->rows_avg)
+                        ? 4 * k * cal->f * fmax(0, cal->l_sum - cal->l_simple) / (p->pg_scan_fraction * cal->rows_avg)
                         : 0;
     cal->background = background_cores(o);
+    /* what a round trip costs before the server's part, as simulated */
+    double before = cal->o_rt + cal->rtt;
     int cc = VAL_LIVE_PG0 + TF_Q_COMMIT;
-    int rc = fit_spec(sm->x[cc], sm->n[cc], o_rt + cal->l_simple, cal->flush, sizeof cal->flush, err);
+    int rc = fit_spec(sm->x[cc], sm->n[cc], before + cal->query_cpu, cal->flush, sizeof cal->flush, err);
     /* Redis: all round trips pooled (the model has one service time) */
     size_t nall = 0;
     for (int r = 0; r <= TF_R_REMOVE; r++)
         nall += sm->n[VAL_LIVE_REDIS0 + r];
     double *all = malloc((nall ? nall : 1) * sizeof *all);
     assert(all && "out of memory");
-    size_t k = 0;
+    size_t j = 0;
     for (int r = 0; r <= TF_R_REMOVE; r++)
         for (size_t i = 0; i < sm->n[VAL_LIVE_REDIS0 + r]; i++)
-            all[k++] = sm->x[VAL_LIVE_REDIS0 + r][i];
+            all[j++] = sm->x[VAL_LIVE_REDIS0 + r][i];
     if (rc == SIM_OK && nall)
-        rc = fit_spec(all, nall, o_rt + cal->rtt, cal->redis_service, sizeof cal->redis_service, err);
+        rc = fit_spec(all, nall, before, cal->redis_service, sizeof cal->redis_service, err);
     else if (rc == SIM_OK)
         snprintf(cal->redis_service, sizeof cal->redis_service, "%.9g", cal->l_redis);
     free(all);
@@ -198,27 +227,23 @@ static void samples_fini(samples *sm)
         free(sm->x[c]);
 }
 
-/* A calibration run of its own: base at concurrency 1 (calib_total
- * requests per phase) with the options lo (which collect the samples). */
-static int calibrate(const sim_cfg *base, const val_compare_opts *o, const val_live_opts *lo,
-                     val_compare_calib *cal, sim_err *err)
+/* A calibration run of its own: base at concurrency conc (calib_total
+ * requests per phase, no stand-in CPU) with the options lo; its results
+ * into out and its parameters into p (caller frees). */
+static int calib_run(const sim_cfg *base, const val_compare_opts *o, const val_live_opts *lo,
+                     long conc, tf_params *p, val_live_out *out, sim_err *err)
 {
     char extra[128];
+    int n = snprintf(extra, sizeof extra, "client.concurrency=%ld\n", conc);
     if (o->calib_total > 0)
-        snprintf(extra, sizeof extra, "client.concurrency=1\nclient.total=%ld\n", o->calib_total);
-    else
-        snprintf(extra, sizeof extra, "client.concurrency=1\n");
+        snprintf(extra + n, sizeof extra - (size_t)n, "client.total=%ld\n", o->calib_total);
+    memset(p, 0, sizeof *p);
     sim_cfg *cfg = derive(base, extra, err);
     if (!cfg)
         return err->code;
-    tf_params p;
-    int rc = params_of(cfg, &p, err);
-    val_live_out out;
-    if (rc == SIM_OK && (rc = val_live_run(&p, lo, o->srv, &out, err)))
-        sim_err_prefix(err, "calibration: ");
-    if (rc == SIM_OK)
-        rc = calib_from(&p, &out, lo->on_call_ctx, cal, err);
-    tf_params_fini(&p);
+    int rc = params_of(cfg, p, err);
+    if (rc == SIM_OK && (rc = val_live_run(p, lo, o->srv, out, err)))
+        sim_err_prefix(err, "calibration at concurrency %ld: ", conc);
     sim_cfg_free(cfg);
     return rc;
 }
@@ -390,19 +415,37 @@ int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare 
         val_live_opts lo = o->live;
         lo.on_call = on_call;
         lo.on_call_ctx = &sm;
+        tf_params p1;
+        memset(&p1, 0, sizeof p1);
+        val_live_out own, loaded;
+        const val_live_out *o1 = &own;
         if (one < o->n) {
             step(o, "live 1/%zu: %s=%s (also the calibration)", o->n, o->key, o->values[one]);
             rc = val_live_run(&ps[one], &lo, o->srv, &c->pts[one].live, err);
             c->pts[one].background = background_cores(&c->pts[one].live);
             c->n = one + 1;
+            o1 = &c->pts[one].live;
             if (rc)
                 sim_err_prefix(err, "%s=%s: ", o->key, o->values[one]);
-            else
-                rc = calib_from(&ps[one], &c->pts[one].live, &sm, &c->cal, err);
         } else {
             step(o, "calibration: concurrency 1");
-            rc = calibrate(base, o, &lo, &c->cal, err);
+            lo.cpu_scale = 0;
+            lo.cpu_per_step = 0;
+            rc = calib_run(base, o, &lo, 1, &p1, &own, err);
         }
+        if (rc == SIM_OK && o->demands_at > 0) {
+            step(o, "calibration of the CPU demands: concurrency %ld, no stand-in CPU", o->demands_at);
+            val_live_opts ld = o->live;
+            ld.cpu_scale = 0;
+            ld.cpu_per_step = 0;
+            tf_params pn;
+            rc = calib_run(base, o, &ld, o->demands_at, &pn, &loaded, err);
+            tf_params_fini(&pn);
+        }
+        if (rc == SIM_OK)
+            rc = calib_from(one < o->n ? &ps[one] : &p1, o1, &sm, o->demands_at > 0 ? &loaded : NULL,
+                            &c->cal, err);
+        tf_params_fini(&p1);
         samples_fini(&sm);
     }
     for (size_t i = 0, k = one < o->n ? 1 : 0; i < o->n && rc == SIM_OK; i++) {

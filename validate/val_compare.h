@@ -2,11 +2,14 @@
  * side over the values of one config key, with an Amdahl prediction.
  *
  * Steps:
- *  1. Calibration (a light-load probe of the operations): one live run at
- *     concurrency 1 without stand-in CPU (the config's phases, calib_total
- *     requests each).  It measures every round trip (send to reply) by
- *     class, the CPU used by the loop's thread, by the PostgreSQL backends
- *     of the run and by the host.
+ *  1. Calibration (a light-load probe of the operations): the live run at
+ *     concurrency 1 (the first value with concurrency 1, run first; without
+ *     one, a run of its own without stand-in CPU, calib_total requests per
+ *     phase).  With one request in flight every round trip is timed without
+ *     queueing (send to reply), by class, with the CPU used by the loop's
+ *     thread, by the PostgreSQL backends of the run and by the host.
+ *     Optionally (demands_at) a second run under load, whose CPU per round
+ *     trip and per statement replace the light-load ones.
  *  2. Live runs: one per value, with the stand-in CPU asked for.
  *  3. Simulation of every value from the same config with the calibrated
  *     parameters (mapping below), `reps` replications (CI), after all live
@@ -18,25 +21,34 @@
  *
  * Mapping of the calibration onto the model's keys (one event loop, no
  * HTTP: the load generator runs inside the live driver's loop):
- *   o_rt = loop CPU seconds / round trips (the driver's own work per round
- *          trip: libpq/hiredis, poll, bookkeeping; measured, not spun)
+ *   o_rt = loop CPU seconds (but the spin) / round trips: the driver's own
+ *          work per round trip (libpq/hiredis, poll, bookkeeping), which the
+ *          measured latencies contain and which is taken out of them
  *   L_s  = mean latency of the simple statements (all but sums, COMMIT)
- *   f    = PostgreSQL backend CPU / (sum of the statements' latencies,
- *          COMMIT counted as L_s): the share of a round trip that is
- *          backend CPU (1 when the backends' CPU cannot be read)
- *   host.rtt               (1 - f) L_s
- *   postgres.query_cpu     f L_s;  postgres.commit_cpu = f L_s
- *   postgres.row_cost      4 f (mean sum latency - L_s) / (scan_fraction x
+ *          less o_rt
+ *   f    = PostgreSQL backend CPU / (sum of the statements' latencies
+ *          less o_rt, COMMIT counted as L_s): the share of a round trip
+ *          that is backend CPU (1 when the backends' CPU cannot be read)
+ *   k    = 1, or with demands_at: (backend CPU per statement under load) /
+ *          (the same at concurrency 1); o_rt' = o_rt, or the loaded run's
+ *   postgres.query_cpu     k f L_s;  postgres.commit_cpu the same
+ *   host.rtt               L_s + o_rt - o_rt' - query_cpu (the rest of the
+ *                          round trip: at concurrency 1 the simulated round
+ *                          trip takes what the measured one took)
+ *   postgres.row_cost      4 k f (mean sum latency - L_s) / (scan_fraction x
  *                          mean holds rows during the calibration)
- *   postgres.flush         ML fit (val_fit) of COMMIT latency - L_s
+ *   postgres.flush         ML fit (val_fit) of the COMMIT latencies less
+ *                          o_rt' + rtt + query_cpu: the lowest-AIC family,
+ *                          scaled to the sample mean
  *   postgres.jitter        1 (means only; latency tails are in the fits)
- *   redis.service          ML fit of the Redis round trips - host.rtt
+ *   redis.service          the same fit of the Redis round trips less
+ *                          o_rt' + rtt
  *   CPU steps, exactly what the live driver spins (scale s, per step c):
  *   server.cpu_request     s x cpu_request + 2c (split so that the part
  *                          before the first await is s x its part + c)
  *   server.cpu_checkout, cpu_webhook   s x theirs
  *   postgres.loop_cpu_txn  s x loop_cpu_txn + 2c (c per half)
- *   postgres.loop_cpu_query, redis.loop_cpu   s x theirs + c + o_rt
+ *   postgres.loop_cpu_query, redis.loop_cpu   s x theirs + c + o_rt'
  *   server.cpu_shape = 1, crowding = 0, accept_cpu = 0 (no HTTP)
  *   client.cpu = 0, crowding = 0, connect_cpu = 0, keepalive and
  *          max_connections = 1000000: the load generator's per-request work
@@ -68,7 +80,9 @@ typedef struct val_compare_opts {
     char *const *values;      /* its values (borrowed) */
     size_t n;
     unsigned reps;            /* simulation replications per point (>= 2 for a CI; 0: config's) */
-    long calib_total;         /* requests per phase of the calibration (0: the config's total) */
+    long calib_total;         /* requests per phase of a calibration run of its own (0: the
+                                 config's total) */
+    long demands_at;          /* > 0: take the CPU demands from a run at this concurrency */
     double cores;             /* > 0: host.cores for the simulation; 0: online CPUs minus
                                  the background measured at each point */
     val_live_opts live;       /* stand-in CPU, stop flag, phase progress */

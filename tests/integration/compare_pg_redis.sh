@@ -16,7 +16,7 @@ awk -F, '$1 == "point" && $4 > 0 && $5 > 0 && $6 != "" && $7 > 0 && $8 != "" { p
 # Amdahl equals live at concurrency 1 (it starts from that point)
 awk -F, '$1 == "point" && $2 == 1 && ($7 - $4 > 1e-6 || $4 - $7 > 1e-6) { bad = 1 } END { exit bad }' "$tmp/out" &&
     ok || bad "compare: Amdahl is the live value at concurrency 1"
-expect_err "calibration (concurrency 1, no stand-in CPU)" "compare: the calibration is reported"
+expect_err "calibration (concurrency 1)" "compare: the calibration is reported"
 expect_err "simulated vs live: MAPE" "compare: the MAPE line"
 if grep -q '^postgres.query_cpu=' "$tmp/params.txt" && grep -q '^redis.service=' "$tmp/params.txt" &&
     grep -q '^host.cores=' "$tmp/params.txt"; then ok; else bad "compare --params-out: the mapped keys"; fi
