@@ -153,7 +153,6 @@ struct val_live {
     double spin, rows, t_start;
     long inflight_max, wave_overlaps;
     uint64_t calls;
-    int failed;
 };
 
 unsigned val_live_slots(const tf_params *p)

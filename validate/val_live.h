@@ -12,9 +12,12 @@
  * The loop runs the ready coroutines one at a time, each until its next
  * await, in the order they became ready (a reply when it arrived, a
  * semaphore waiter when the permit was released, a new request when it
- * started), and collects the replies after each one: the simulator's
- * loop.  (asyncio collects I/O once per batch of ready callbacks, which
- * changes that order a little under contention.)  Program steps:
+ * started; at one instant a new request after the others, as it comes
+ * through the client), and collects the replies after each one: the
+ * simulator's loop (a unit test checks that both give the same numbers on
+ * deterministic inputs).  asyncio collects I/O once per batch of ready
+ * callbacks instead, which changes that order a little under contention.
+ * Program steps:
  *   TF_U_CPU   busy CPU on the loop: spin for cpu_scale x the step's cpu
  *              seconds + cpu_per_step (the stand-in for the Python
  *              server's serial work)
@@ -35,9 +38,10 @@
  * Phase throughput = successful requests / phase wall time.
  *
  * Supports architectures with PostgreSQL accounting (pg_pg, pg_redis), one
- * worker (one event loop) and client modes benchmark, window and waves.  Invariants: at most
- * `concurrency` requests in flight; gate and pool never exceed their
- * permits; waves never overlap (witnesses in val_live_out, for tests).
+ * worker (one event loop) and the client modes benchmark, window and
+ * waves.  Invariants: at most `concurrency` requests in flight; gate and
+ * pool never exceed their permits; waves never overlap (witnesses in
+ * val_live_out, for tests).
  * Cost: O(1) per program step besides the backend; memory O(concurrency +
  * total) (the holds each checkout and reserve made, for the webhook and
  * commit phases that post them).

@@ -54,7 +54,6 @@ typedef struct queued {
 typedef struct srv {
     const tf_params *p;
     const val_live_srv *s;
-    const val_live_opts *o;
     char pg_where[400], rd_where[300], prefix[128];
     pgc *pg;
     unsigned npg;
@@ -634,7 +633,6 @@ int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv 
     memset(&S, 0, sizeof S);
     S.p = p;
     S.s = s;
-    S.o = o;
     if (s->redis.prefix)
         snprintf(S.prefix, sizeof S.prefix, "%s", s->redis.prefix);
     else
