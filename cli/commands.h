@@ -18,6 +18,8 @@
     X(config, "print the config reference: every section and key, default, unit") \
     X(fit, "fit latency distributions (ML, KS, AD, AIC) to probe samples") \
     X(probe, "time the TigerFans operations against real Redis, PostgreSQL, TigerBeetle") \
+    X(live, "run the TigerFans programs for real against Redis and PostgreSQL") \
+    X(compare, "live runs and simulations side by side, with Amdahl and errors") \
     /* end */
 
 #define X(name, summary) \

@@ -722,3 +722,48 @@ int val_probe_pg_run(const val_pg_conn *cfg, const val_probe_opts *o, val_probe_
     }
     return rc;
 }
+
+/* ---- accessors for the live driver ---- */
+
+/* A probe context with just the connection parameters and a timeout. */
+static int accessor_init(pprobe *p, val_probe_opts *o, const val_pg_conn *c, double timeout,
+                         sim_err *err)
+{
+    memset(p, 0, sizeof *p);
+    val_probe_opts_init(o);
+    o->timeout = timeout;
+    p->cfg = c;
+    p->o = o;
+    return describe(p, err);
+}
+
+int val_probe_pg_where(const val_pg_conn *c, char *where, size_t len, sim_err *err)
+{
+    pprobe p;
+    val_probe_opts o;
+    int rc = accessor_init(&p, &o, c, 1, err);
+    if (rc == SIM_OK)
+        snprintf(where, len, "%s", p.where);
+    return rc;
+}
+
+PGconn *val_probe_pg_connect(const val_pg_conn *c, double timeout, sim_err *err)
+{
+    pprobe p;
+    val_probe_opts o;
+    return accessor_init(&p, &o, c, timeout, err) ? NULL : connect_one(&p, err);
+}
+
+int val_probe_pg_exec(const val_pg_conn *c, PGconn *conn, const char *sql, const char *what,
+                      double timeout, sim_err *err)
+{
+    pprobe p;
+    val_probe_opts o;
+    int rc = accessor_init(&p, &o, c, timeout, err);
+    return rc ? rc : exec_wait(&p, conn, sql, what, timeout, err);
+}
+
+const char *val_probe_pg_one_line(const char *in, char *out, size_t len)
+{
+    return one_line(in, out, len);
+}

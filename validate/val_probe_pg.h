@@ -68,4 +68,22 @@ extern const size_t val_probe_pg_nops;
 int val_probe_pg_run(const val_pg_conn *c, const val_probe_opts *o, val_probe_result *res,
                      sim_err *err);
 
+/* Accessors for the live driver (val_live_srv), which opens its
+ * connections the way the probe does.
+ * val_probe_pg_where: the server as messages name it ("postgres at
+ * host=... port=... dbname=... user=..."; never the password) into where
+ * (len bytes); SIM_EINPUT for a conninfo that does not parse.
+ * val_probe_pg_connect: one non-blocking connection, connected within
+ * timeout seconds; owned by the caller (PQfinish); NULL with SIM_EFAIL
+ * naming the server and what failed (SIM_EINPUT for a bad conninfo).
+ * val_probe_pg_exec: run sql (several statements allowed) on conn within
+ * timeout seconds; `what` names the step in messages.
+ * val_probe_pg_one_line: a libpq message on one line, into out. */
+struct pg_conn;
+int val_probe_pg_where(const val_pg_conn *c, char *where, size_t len, sim_err *err);
+struct pg_conn *val_probe_pg_connect(const val_pg_conn *c, double timeout, sim_err *err);
+int val_probe_pg_exec(const val_pg_conn *c, struct pg_conn *conn, const char *sql, const char *what,
+                      double timeout, sim_err *err);
+const char *val_probe_pg_one_line(const char *in, char *out, size_t len);
+
 #endif

@@ -143,23 +143,15 @@ static redisContext *connect_one(rprobe *p, sim_err *err)
 
 /* ---- the operations ---- */
 
-static void key(char *buf, size_t len, const rprobe *p, const char *kind, uint64_t id)
-{
-    snprintf(buf, len, "%s%s:%llu", p->prefix, kind, (unsigned long long)id);
-}
-
-/* Append the commands of round trip `round` of k's operation; returns how
- * many replies to expect (0: the operation is complete). */
-static int append_round(rprobe *p, rconn *k)
+int val_probe_redis_append(redisContext *c, const char *prefix, int op, int round, uint64_t sid)
 {
     char ks[160], kz[160], kf[160], id[32], now[32];
-    snprintf(id, sizeof id, "%llu", (unsigned long long)k->id);
-    key(ks, sizeof ks, p, "ps", k->id);
-    snprintf(kz, sizeof kz, "%spending", p->prefix);
-    redisContext *c = k->c;
-    switch (k->op) {
+    snprintf(id, sizeof id, "%llu", (unsigned long long)sid);
+    snprintf(ks, sizeof ks, "%sps:%llu", prefix, (unsigned long long)sid);
+    snprintf(kz, sizeof kz, "%spending", prefix);
+    switch (op) {
     case R_SAVE:
-        if (k->round > 0)
+        if (round > 0)
             return 0;
         snprintf(now, sizeof now, "%.6f", val_probe_epoch());
         redisAppendCommand(c, "MULTI");
@@ -168,32 +160,32 @@ static int append_round(rprobe *p, rconn *k)
                            "ticket_hold_id %016llx%016llx goodie_hold_id %016llx%016llx "
                            "amount_cents 4900 currency EUR customer_email buyer-%s@example.org "
                            "created_at %s status pending",
-                           ks, id, id, k->id % 2 ? "A" : "B", (unsigned long long)k->id,
-                           (unsigned long long)(2 * k->id), (unsigned long long)k->id,
-                           (unsigned long long)(2 * k->id + 1), id, now);
+                           ks, id, id, sid % 2 ? "A" : "B", (unsigned long long)sid,
+                           (unsigned long long)(2 * sid), (unsigned long long)sid,
+                           (unsigned long long)(2 * sid + 1), id, now);
         redisAppendCommand(c, "EXPIRE %s %d", ks, SESSION_TTL);
         redisAppendCommand(c, "ZADD %s %s %s", kz, now, id);
         redisAppendCommand(c, "EXEC");
         return 5;
     case R_GET:
-        if (k->round > 0)
+        if (round > 0)
             return 0;
         redisAppendCommand(c, "HGETALL %s", ks);
         return 1;
     case R_FULFILL:
-        if (k->round == 0) {
-            key(kf, sizeof kf, p, "fulfilled", k->id);
+        if (round == 0) {
+            snprintf(kf, sizeof kf, "%sfulfilled:%llu", prefix, (unsigned long long)sid);
             redisAppendCommand(c, "SET %s 1 NX EX %d", kf, SESSION_TTL);
             return 1;
         }
-        if (k->round == 1) {
-            key(kf, sizeof kf, p, "order", k->id);
+        if (round == 1) {
+            snprintf(kf, sizeof kf, "%sorder:%llu", prefix, (unsigned long long)sid);
             redisAppendCommand(c, "SET %s ord-%s NX EX %d", kf, id, SESSION_TTL);
             return 1;
         }
         return 0;
     case R_REMOVE:
-        if (k->round > 0)
+        if (round > 0)
             return 0;
         redisAppendCommand(c, "MULTI");
         redisAppendCommand(c, "ZREM %s %s", kz, id);
@@ -203,6 +195,13 @@ static int append_round(rprobe *p, rconn *k)
     }
     assert(0 && "unknown redis operation");
     return 0;
+}
+
+/* Append the commands of round trip `round` of k's operation; returns how
+ * many replies to expect (0: the operation is complete). */
+static int append_round(rprobe *p, rconn *k)
+{
+    return val_probe_redis_append(k->c, p->prefix, k->op, k->round, k->id);
 }
 
 /* Send what is buffered; 0 or SIM_EFAIL. */
@@ -453,11 +452,7 @@ int val_probe_redis_run(const val_redis_conn *cfg, const val_probe_opts *o, val_
     p.cfg = cfg;
     p.o = o;
     p.res = res;
-    if (cfg->socket)
-        snprintf(p.where, sizeof p.where, "redis at unix:%s (db %d)", cfg->socket, cfg->db);
-    else
-        snprintf(p.where, sizeof p.where, "redis at %s:%d (db %d)", cfg->host ? cfg->host : "127.0.0.1",
-                 cfg->port ? cfg->port : 6379, cfg->db);
+    val_probe_redis_where(cfg, p.where, sizeof p.where);
     if (cfg->prefix)
         snprintf(p.prefix, sizeof p.prefix, "%s", cfg->prefix);
     else
@@ -512,4 +507,46 @@ int val_probe_redis_run(const val_redis_conn *cfg, const val_probe_opts *o, val_
         }
     }
     return rc;
+}
+
+/* ---- accessors for the live driver ---- */
+
+void val_probe_redis_where(const val_redis_conn *c, char *buf, size_t len)
+{
+    if (c->socket)
+        snprintf(buf, len, "redis at unix:%s (db %d)", c->socket, c->db);
+    else
+        snprintf(buf, len, "redis at %s:%d (db %d)", c->host ? c->host : "127.0.0.1",
+                 c->port ? c->port : 6379, c->db);
+}
+
+/* A probe context with just the server, the prefix and a timeout. */
+static void accessor_init(rprobe *p, val_probe_opts *o, const val_redis_conn *c, const char *prefix,
+                          double timeout)
+{
+    memset(p, 0, sizeof *p);
+    val_probe_opts_init(o);
+    o->timeout = timeout;
+    p->cfg = c;
+    p->o = o;
+    val_probe_redis_where(c, p->where, sizeof p->where);
+    snprintf(p->prefix, sizeof p->prefix, "%s", prefix ? prefix : "");
+}
+
+redisContext *val_probe_redis_connect(const val_redis_conn *c, double timeout, sim_err *err)
+{
+    rprobe p;
+    val_probe_opts o;
+    accessor_init(&p, &o, c, NULL, timeout);
+    return connect_one(&p, err);
+}
+
+int val_probe_redis_cleanup(const val_redis_conn *c, const char *prefix, double timeout,
+                            sim_err *err)
+{
+    rprobe p;
+    val_probe_opts o;
+    assert(prefix && *prefix);
+    accessor_init(&p, &o, c, prefix, timeout);
+    return cleanup(&p, err);
 }

@@ -26,6 +26,7 @@
 #define VAL_PROBE_REDIS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sim/sim_err.h"
 #include "validate/val_probe.h"
@@ -55,5 +56,26 @@ extern const size_t val_probe_redis_nops;
  * res and o->out keep every operation measured before it. */
 int val_probe_redis_run(const val_redis_conn *c, const val_probe_opts *o, val_probe_result *res,
                         sim_err *err);
+
+/* Accessors for the live driver (val_live_srv), which talks to Redis the
+ * way the probe does.
+ * val_probe_redis_where: the server as messages name it ("redis at
+ * unix:/path (db 15)") into buf (len bytes).
+ * val_probe_redis_connect: one connection (replies bounded by timeout
+ * seconds, AUTH, SELECT db), owned by the caller (redisFree); NULL with
+ * SIM_EFAIL naming the server and what failed.
+ * val_probe_redis_append: append the commands of round trip `round` (0, 1)
+ * of operation op (index into val_probe_redis_ops) on session id, keys
+ * under prefix, to c's output buffer; returns the replies to expect (the
+ * last one is EXEC's for save and remove_pending), 0 when op has no such
+ * round trip.
+ * val_probe_redis_cleanup: delete every key under prefix (SCAN + DEL on a
+ * connection of its own). */
+struct redisContext;
+void val_probe_redis_where(const val_redis_conn *c, char *buf, size_t len);
+struct redisContext *val_probe_redis_connect(const val_redis_conn *c, double timeout, sim_err *err);
+int val_probe_redis_append(struct redisContext *c, const char *prefix, int op, int round, uint64_t id);
+int val_probe_redis_cleanup(const val_redis_conn *c, const char *prefix, double timeout,
+                            sim_err *err);
 
 #endif

@@ -1,0 +1,243 @@
+/* tfsim compare CONFIG --vary KEY=VALUES: live runs and simulations side
+ * by side (validate/val_compare). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_live.h"
+#include "models/mdl_sweep.h"
+#include "sim/sim_rng.h"
+#include "validate/val_compare.h"
+
+const char cmd_compare_usage[] =
+    "usage: tfsim compare CONFIG --vary SECTION.KEY=V1,V2,... [--reps N] [--set S.K=V]...\n"
+    "                     [server options] [--cpu-scale F] [--cpu-per-step T]\n"
+    "                     [--calib-total N] [--demands-at N] [--cores N|auto]\n"
+    "                     [--params-out FILE]\n"
+    "                     [--format text|csv|json]\n"
+    "\n"
+    "Check the simulator against the live driver on this machine.  First a light-\n"
+    "load probe of the operations: the live run at concurrency 1 (the value 1, run\n"
+    "first, or a run of its own), timing every round trip and the CPU of the loop,\n"
+    "the PostgreSQL backends and the host.  Its results map onto the model's keys\n"
+    "(round trip, backend CPU per statement and per holds row, WAL flush and\n"
+    "Redis service fitted by maximum likelihood, the driver's own CPU per round\n"
+    "trip; the stand-in CPU steps exactly as the live driver spins them; see\n"
+    "validate/val_compare.h).\n"
+    "Then one live run per value (`tfsim live`), then the simulation of every\n"
+    "value with those parameters (after the live runs, so that they do not\n"
+    "compete for the CPU).  Prints per value and phase: the live throughput, the\n"
+    "simulated one with its CI half-width, the Amdahl prediction from the live\n"
+    "concurrency-1 point (X(N) = X(1) N / (1 + sigma1 (N - 1)), sigma1 = share of\n"
+    "the N = 1 response time outside the kind timings; needs the key\n"
+    "client.concurrency and the value 1), the errors in percent of the live\n"
+    "value, and the cores other processes used during each live run; then the\n"
+    "mean absolute percentage error (MAPE) per phase and over all points.\n"
+    "\n"
+    "options:\n"
+    "  --vary S.K=VALUES  the key to vary and its values: a list (1,2,4), a range\n"
+    "                     (1..8) or a stepped range (1..16:4) (required)\n"
+    "  --reps N           simulation replications per value (default: the config's)\n"
+    "  --set S.K=V        override any config key (repeatable)\n"
+    "  --calib-total N    requests per phase of a calibration run of its own (when\n"
+    "                     1 is not among the values; default: client.total)\n"
+    "  --demands-at N     also run at concurrency N (no stand-in CPU) and take the\n"
+    "                     CPU per round trip of the loop and per statement of the\n"
+    "                     PostgreSQL backends from that run (CPU per operation can\n"
+    "                     depend on the load, e.g. on a VM whose idle CPUs make\n"
+    "                     every wake-up expensive); latencies stay from\n"
+    "                     concurrency 1\n"
+    "  --cores N|auto     host.cores simulated: N, or auto (default): the online\n"
+    "                     CPUs minus the cores other processes used during that\n"
+    "                     value's live run (at least 1)\n"
+    "  --params-out FILE  write the simulation overrides of the first value (the\n"
+    "                     calibrated parameters) as `section.key=value` lines\n"
+    "  --format F         text (default), csv or json\n"
+    CLI_LIVE_OPTIONS_HELP
+    "\n"
+    "examples:\n"
+    "  tfsim compare configs/live/pg_redis.ini --vary client.concurrency=1,2,4,8,16 \\\n"
+    "      --redis-socket /run/redis/redis.sock --pg-conninfo \"host=/run/postgresql\"\n"
+    "  tfsim compare configs/live/pg_redis.ini --vary client.concurrency=1,4,16 \\\n"
+    "      --cpu-per-step 1ms --reps 10 --format csv\n"
+    "\n"
+    "exit status: 0 done (whatever the errors); 1 a server failed or Ctrl-C (the\n"
+    "message names the server; nothing is printed but the message); 2 bad config,\n"
+    "value or option (checked before anything runs).\n";
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_step(void *ctx, const char *what)
+{
+    fprintf(stderr, "tfsim %s: %s\n", (const char *)ctx, what);
+}
+
+/* The calibration and its mapping, for people. */
+static void print_calibration(FILE *f, const val_compare *c)
+{
+    const val_compare_calib *k = &c->cal;
+    fprintf(f,
+            "calibration (concurrency 1): driver CPU %.2f us per round trip; "
+            "PostgreSQL simple statement %.1f us (backend CPU share %.2f: query_cpu %.1f us, rtt %.1f us), "
+            "sum %.1f us (row_cost %.3g ns over %.0f rows), COMMIT %.1f us; Redis %.1f us; "
+            "other processes %.2f cores\n"
+            "  postgres.flush = %s\n  redis.service = %s\n",
+            k->o_rt * 1e6, k->l_simple * 1e6, k->f, k->query_cpu * 1e6, k->rtt * 1e6, k->l_sum * 1e6,
+            k->row_cost * 1e9, k->rows_avg, k->l_commit * 1e6, k->l_redis * 1e6, k->background,
+            k->flush, k->redis_service);
+    fprintf(f, "simulated vs live: MAPE %.1f%%, largest error %.1f%%; Amdahl MAPE %.1f%%\n", c->mape,
+            c->max_err, c->mape_amdahl);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    const char *cmd = "compare";
+    sim_rng_setup();
+    cli_opts o = {.format = SIM_FMT_TEXT};
+    val_live_srv srv;
+    val_compare_opts co;
+    memset(&co, 0, sizeof co);
+    cli_live_defaults(&srv, &co.live);
+    sim_cfg *cfg = sim_cfg_new(), *ov = sim_cfg_new();
+    const char *vary = NULL, *params_out = NULL;
+    char key[128] = "", **values = NULL;
+    size_t nvalues = 0;
+    int rc = EXIT_OK;
+    sim_err err;
+    sim_err_clear(&err);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int r = 0;
+        if (!strcmp(a, "--set") || !strcmp(a, "-s") || !strcmp(a, "--format") || !strcmp(a, "-f")) {
+            r = cli_scenario_opt(cmd, argc, argv, &i, ov, &o);
+        } else if (!strcmp(a, "--vary") || !strcmp(a, "--reps") || !strcmp(a, "--calib-total") ||
+                   !strcmp(a, "--cores") || !strcmp(a, "--params-out") || !strcmp(a, "--demands-at")) {
+            if (i + 1 >= argc) {
+                rc = cli_usage_error(cmd, "%s needs a value", a);
+                goto out;
+            }
+            const char *v = argv[++i];
+            long n;
+            r = 1;
+            if (!strcmp(a, "--vary")) {
+                vary = v;
+            } else if (!strcmp(a, "--params-out")) {
+                params_out = v;
+            } else if (!strcmp(a, "--reps")) {
+                if (cli_parse_long(cmd, a, v, 1, 100000, &n))
+                    r = -1;
+                co.reps = (unsigned)n;
+            } else if (!strcmp(a, "--calib-total")) {
+                if (cli_parse_long(cmd, a, v, 1, VAL_LIVE_MAX_TOTAL, &n))
+                    r = -1;
+                co.calib_total = n;
+            } else if (!strcmp(a, "--demands-at")) {
+                if (cli_parse_long(cmd, a, v, 1, 1000000, &n))
+                    r = -1;
+                co.demands_at = n;
+            } else if (strcmp(v, "auto")) {
+                char *end;
+                double c = strtod(v, &end);
+                if (end == v || *end || !(c >= 0.01 && c <= 4096)) {
+                    rc = cli_usage_error(cmd, "--cores: '%s' is not auto or a number in [0.01, 4096]", v);
+                    goto out;
+                }
+                co.cores = c;
+            }
+        } else {
+            r = cli_live_opt(cmd, argc, argv, &i, &srv, &co.live);
+        }
+        if (r < 0) {
+            rc = EXIT_INPUT;
+            goto out;
+        }
+        if (r)
+            continue;
+        if (a[0] == '-' && a[1]) {
+            rc = cli_usage_error(cmd, "unknown option %s", a);
+            goto out;
+        }
+        if (o.config) {
+            rc = cli_usage_error(cmd, "more than one CONFIG (%s, %s)", o.config, a);
+            goto out;
+        }
+        o.config = a;
+    }
+    if (!o.config) {
+        rc = cli_usage_error(cmd, "which scenario? (e.g. tfsim compare configs/live/pg_redis.ini "
+                                  "--vary client.concurrency=1,2,4)");
+        goto out;
+    }
+    if (!vary) {
+        rc = cli_usage_error(cmd, "--vary SECTION.KEY=V1,V2,... is required");
+        goto out;
+    }
+    const char *eq = strchr(vary, '=');
+    if (!eq || eq == vary || (size_t)(eq - vary) >= sizeof key) {
+        rc = cli_usage_error(cmd, "--vary %s: expected SECTION.KEY=V1,V2,...", vary);
+        goto out;
+    }
+    memcpy(key, vary, (size_t)(eq - vary));
+    key[eq - vary] = '\0';
+    if (mdl_sweep_values(eq + 1, &values, &nvalues, &err)) {
+        sim_err_prefix(&err, "--vary %s: ", key);
+        rc = cli_fail(cmd, &err);
+        goto out;
+    }
+    tf_params p;
+    if (cli_live_params(&o, cfg, ov, &p, &err)) {
+        tf_params_fini(&p);
+        rc = cli_fail(cmd, &err);
+        goto out;
+    }
+    cli_live_signals(&stop_flag);
+    co.key = key;
+    co.values = values;
+    co.n = nvalues;
+    co.srv = &srv;
+    co.live.stop = &stop_flag;
+    co.step = on_step;
+    co.step_ctx = (void *)cmd;
+    val_compare c;
+    int crc = val_compare_run(cfg, &co, &c, &err);
+    if (crc == SIM_OK) {
+        if (params_out) {
+            char buf[8192];
+            val_compare_overrides(&c.cal, &p, co.live.cpu_scale, co.live.cpu_per_step, c.pts[0].cores,
+                                  buf, sizeof buf);
+            FILE *f = fopen(params_out, "w");
+            if (!f || fputs(buf, f) == EOF || fclose(f)) {
+                fprintf(stderr, "tfsim compare: cannot write %s\n", params_out);
+                rc = EXIT_FAIL;
+            }
+        }
+        sim_table *t = sim_table_new(NULL);
+        val_compare_table(&c, key, t);
+        if (o.format == SIM_FMT_TEXT)
+            printf("%s: live vs simulated throughput (1/s), %s, %ld requests per phase, CPU steps "
+                   "%g x config + %g ms, %u simulation replications per value\n\n",
+                   o.config, p.arch, p.total, co.live.cpu_scale, co.live.cpu_per_step * 1e3,
+                   c.pts[0].reps);
+        if (sim_table_print(t, o.format, stdout)) {
+            fprintf(stderr, "tfsim compare: write error on standard output\n");
+            rc = EXIT_FAIL;
+        }
+        sim_table_free(t);
+        if (o.format == SIM_FMT_TEXT)
+            printf("\n");
+        print_calibration(o.format == SIM_FMT_TEXT ? stdout : stderr, &c);
+    } else {
+        rc = cli_fail(cmd, &err);
+    }
+    val_compare_fini(&c);
+    tf_params_fini(&p);
+out:
+    for (size_t i = 0; i < nvalues; i++)
+        free(values[i]);
+    free(values);
+    sim_cfg_free(cfg);
+    sim_cfg_free(ov);
+    return rc;
+}

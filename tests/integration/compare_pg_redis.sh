@@ -1,0 +1,52 @@
+# tfsim compare against the real servers: the table, the MAPE rows, the
+# calibration, the stand-in CPU, bad input and a server that is down.
+# tfsim compare ARGS... against the test servers
+compare_srv() {
+    "$TFSIM" compare "$@" --redis-socket "$TFSIM_REDIS_SOCKET" --pg-conninfo "$TFSIM_PG_CONNINFO"
+}
+
+expect 0 "compare pg_redis, no stand-in CPU (csv)" -- compare_srv configs/live/pg_redis.ini \
+    --vary client.concurrency=1,4,16 --set client.total=100 --reps 3 --format csv \
+    --params-out "$tmp/params.txt"
+if [ "$(head -n 1 "$tmp/out")" = "scope,client.concurrency,phase,live,simulated,simulated_ci,amdahl,sim_err_pct,amdahl_err_pct,max_abs_err_pct,background_cores" ]; then ok; else bad "compare csv header"; head -n 1 "$tmp/out" | sed 's/^/    /'; fi
+# 3 values x 4 phases, each with live, simulated (CI) and Amdahl; then 5 MAPE rows
+awk -F, '$1 == "point" && $4 > 0 && $5 > 0 && $6 != "" && $7 > 0 && $8 != "" { p++ }
+         $1 == "mape" && $8 != "" { m++ }
+         END { exit !(p == 12 && m == 5) }' "$tmp/out" && ok || bad "compare csv: 12 complete points and 5 MAPE rows"
+# Amdahl equals live at concurrency 1 (it starts from that point)
+awk -F, '$1 == "point" && $2 == 1 && ($7 - $4 > 1e-6 || $4 - $7 > 1e-6) { bad = 1 } END { exit bad }' "$tmp/out" &&
+    ok || bad "compare: Amdahl is the live value at concurrency 1"
+expect_err "calibration (concurrency 1)" "compare: the calibration is reported"
+expect_err "simulated vs live: MAPE" "compare: the MAPE line"
+if grep -q '^postgres.query_cpu=' "$tmp/params.txt" && grep -q '^redis.service=' "$tmp/params.txt" &&
+    grep -q '^host.cores=' "$tmp/params.txt"; then ok; else bad "compare --params-out: the mapped keys"; fi
+# the overrides are valid for tfsim run (one --set per line)
+run_with_params() {
+    set --
+    while IFS= read -r line; do
+        set -- "$@" --set "$line"
+    done <"$tmp/params.txt"
+    "$TFSIM" run configs/live/pg_redis.ini --reps 2 "$@"
+}
+expect 0 "tfsim run with the compare parameters" -- run_with_params
+
+# One CPU step of 1 ms stands in for the Python server: the loop is the
+# bottleneck, which the simulator knows exactly.  A gross check only (the
+# 15% target is measured by hand, see the report): within 40%.
+expect 0 "compare pg_redis, 1 ms per CPU step" -- compare_srv configs/live/pg_redis.ini \
+    --vary client.concurrency=1,4 --set client.total=20 --set client.phases=checkout,reserve \
+    --cpu-per-step 1ms --reps 3
+expect_out "CPU steps 1 x config + 1 ms" "compare 1 ms: header"
+awk '$1 ~ /^(1|4)$/ && ($2 == "checkout" || $2 == "reserve") { n++; e = $7 < 0 ? -$7 : $7; if (e > 40) bad = 1 }
+     END { exit bad || n != 4 }' "$tmp/out" && ok || { bad "compare 1 ms: simulated within 40% of live"; sed -n '1,12p' "$tmp/out" | sed 's/^/    /'; }
+
+# bad input (exit 2 before anything runs) and a server that is down (exit 1)
+expect 2 "compare without --vary" -- compare_srv configs/live/pg_redis.ini
+expect_err "--vary" "compare without --vary: says so"
+expect 2 "compare bad value" -- compare_srv configs/live/pg_redis.ini --vary client.concurrency=1,0
+expect_err "client.concurrency=0" "compare bad value: names it"
+expect 2 "compare tb" -- compare_srv configs/tigerfans/tb_redis.ini --vary client.concurrency=1,2
+expect 1 "compare, redis down" -- "$TFSIM" compare configs/live/pg_redis.ini --vary client.concurrency=1,2 \
+    --redis-socket "$TFSIM_SERVERS_DIR/none.sock" --pg-conninfo "$TFSIM_PG_CONNINFO"
+expect_err "redis at unix:$TFSIM_SERVERS_DIR/none.sock (db 15): cannot connect" "compare, redis down: names server"
+expect 0 "compare --help" -- "$TFSIM" compare --help

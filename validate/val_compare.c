@@ -1,0 +1,549 @@
+#include "validate/val_compare.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "models/mdl.h"
+#include "models/mdl_sweep.h"
+#include "sim/sim_rep.h"
+#include "validate/val_fit.h"
+
+/* ---- configs ---- */
+
+/* A copy of base plus the overrides in `extra` (lines "section.key=value"). */
+static sim_cfg *derive(const sim_cfg *base, const char *extra, sim_err *err)
+{
+    sim_cfg *c = sim_cfg_new();
+    if (mdl_cfg_copy(c, base, err)) {
+        sim_cfg_free(c);
+        return NULL;
+    }
+    char line[SIM_CFG_MAX_LINE];
+    for (const char *s = extra; s && *s;) {
+        const char *e = strchr(s, '\n');
+        size_t l = e ? (size_t)(e - s) : strlen(s);
+        if (l >= sizeof line) {
+            sim_err_set(err, SIM_EINPUT, "override too long: %.40s...", s);
+            sim_cfg_free(c);
+            return NULL;
+        }
+        memcpy(line, s, l);
+        line[l] = '\0';
+        if (l > 0 && sim_cfg_set(c, line, err)) {
+            sim_cfg_free(c);
+            return NULL;
+        }
+        s = e ? e + 1 : s + l;
+    }
+    return c;
+}
+
+/* Read the TigerFans parameters of cfg (checked as a scenario). */
+static int params_of(const sim_cfg *cfg, tf_params *p, sim_err *err)
+{
+    memset(p, 0, sizeof *p);
+    mdl_scenario sc;
+    int rc = mdl_scenario_init(&sc, cfg, err);
+    if (rc == SIM_OK && sc.type != &mdl_tigerfans_type)
+        rc = sim_err_set(err, SIM_EINPUT, "model.type = %s: compare runs TigerFans scenarios",
+                         sc.type->name);
+    if (rc == SIM_OK)
+        rc = tf_params_read(p, cfg, sc.schema, sc.nschema, err);
+    mdl_scenario_fini(&sc);
+    if (rc == SIM_OK)
+        rc = val_live_check(p, err);
+    return rc;
+}
+
+/* ---- calibration ---- */
+
+typedef struct samples {
+    double *x[VAL_LIVE_NCLASS];
+    size_t n[VAL_LIVE_NCLASS], cap[VAL_LIVE_NCLASS];
+} samples;
+
+static void on_call(void *ctx, int cls, double latency)
+{
+    samples *s = ctx;
+    if (s->n[cls] == s->cap[cls]) {
+        s->cap[cls] = s->cap[cls] ? 2 * s->cap[cls] : 256;
+        s->x[cls] = realloc(s->x[cls], s->cap[cls] * sizeof *s->x[cls]);
+        assert(s->x[cls] && "out of memory");
+    }
+    s->x[cls][s->n[cls]++] = latency;
+}
+
+/* Fit x[0..n) - minus (each at least 100 ns) and write a spec of the
+ * lowest-AIC parametric fit, scaled to the sample mean, into spec (the
+ * model needs the mean right and a smooth tail; an empirical fit
+ * interpolates up to the largest sample and can move the mean a lot); a
+ * constant (the mean) with too few samples or no fit. */
+static int fit_spec(const double *x, size_t n, double minus, char *spec, size_t len, sim_err *err)
+{
+    double *y = malloc((n ? n : 1) * sizeof *y);
+    assert(y && "out of memory");
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        y[i] = fmax(x[i] - minus, 1e-7);
+        sum += y[i];
+    }
+    double mean = n ? sum / (double)n : 0;
+    snprintf(spec, len, "%.9g", mean);
+    int rc = SIM_OK;
+    if (n >= VAL_FIT_MIN_N) {
+        val_fit_opts fo;
+        val_fit_opts_init(&fo);
+        val_fit_report rep;
+        rc = val_fit_sample(y, n, &fo, &rep, err);
+        if (rc == SIM_OK) {
+            int best = -1;
+            for (int f = 0; f < VAL_FIT_EMPIRICAL; f++)
+                if (rep.fam[f].ok && isfinite(rep.fam[f].aic) && (best < 0 || rep.fam[f].aic < rep.fam[best].aic))
+                    best = f;
+            if (best >= 0) {
+                sim_dist d;
+                sim_dist_copy(&d, &rep.fam[best].d);
+                double m = sim_dist_mean(&d);
+                if (m > 0 && isfinite(m)) {
+                    sim_dist_scale(&d, mean / m);
+                    sim_dist_format(&d, spec, len);
+                }
+                sim_dist_fini(&d);
+            }
+            val_fit_report_fini(&rep);
+        }
+    }
+    free(y);
+    return rc;
+}
+
+static double background_cores(const val_live_out *o)
+{
+    double ours = o->loop_cpu + o->pg_cpu + (isnan(o->redis_cpu) ? 0 : o->redis_cpu);
+    double bg = (o->host_cpu - ours) / o->elapsed;
+    return isfinite(bg) && bg > 0 ? bg : 0;
+}
+
+/* CPU seconds per round trip of the loop (its own work, not the spin)
+ * and of the PostgreSQL backends per statement, in a run. */
+static double loop_per_call(const val_live_out *o)
+{
+    return isnan(o->loop_cpu) || o->calls < 1 ? 0 : fmax(0, o->loop_cpu - o->spin) / o->calls;
+}
+
+static double pg_per_statement(const val_live_out *o)
+{
+    double n = 0;
+    for (int q = 0; q <= TF_Q_COMMIT; q++)
+        n += o->call[VAL_LIVE_PG0 + q].n;
+    return n > 0 ? o->pg_cpu / n : NAN;
+}
+
+/* The calibration from a live run at concurrency 1 of params p: its
+ * results o and its round trips sm; loaded (or NULL): a run under load
+ * whose CPU per round trip and per statement replace those of o. */
+static int calib_from(const tf_params *p, const val_live_out *o, const samples *sm,
+                      const val_live_out *loaded, val_compare_calib *cal, sim_err *err)
+{
+    memset(cal, 0, sizeof *cal);
+    /* The measured latencies hold the loop's own work on the round trip
+     * (sending, reading, poll): the model has it as loop CPU, so it is
+     * taken out of them (o_rt: all loop CPU but the spin, spread over the
+     * round trips). */
+    double o_rt = loop_per_call(o);
+    double ns = 0, ls = 0;
+    for (int q = 0; q <= TF_Q_COMMIT; q++) {
+        const val_live_cstat *c = &o->call[VAL_LIVE_PG0 + q];
+        if (q == TF_Q_SUM || q == TF_Q_COMMIT || !(c->n > 0))
+            continue;
+        ns += c->n;
+        ls += c->n * fmax(c->mean - o_rt, 0);
+    }
+    cal->l_simple = ns > 0 ? ls / ns : 0;
+    const val_live_cstat *su = &o->call[VAL_LIVE_PG0 + TF_Q_SUM], *co = &o->call[VAL_LIVE_PG0 + TF_Q_COMMIT];
+    cal->l_sum = su->n > 0 ? fmax(su->mean - o_rt, 0) : cal->l_simple;
+    cal->l_commit = co->n > 0 ? fmax(co->mean - o_rt, 0) : cal->l_simple;
+    double nr = 0, lr = 0;
+    for (int r = 0; r <= TF_R_REMOVE; r++) {
+        const val_live_cstat *c = &o->call[VAL_LIVE_REDIS0 + r];
+        if (c->n > 0) {
+            nr += c->n;
+            lr += c->n * fmax(c->mean - o_rt, 0);
+        }
+    }
+    cal->l_redis = nr > 0 ? lr / nr : 0;
+    double denom = ls + (su->n > 0 ? su->n * cal->l_sum : 0) + (co->n > 0 ? co->n : 0) * cal->l_simple;
+    cal->pg_on_host = isfinite(o->pg_cpu) && denom > 0;
+    cal->f = cal->pg_on_host ? fmin(1, o->pg_cpu / denom) : 1;
+    /* Under load the CPU per operation may differ (on a VM an idle vCPU
+     * makes every wake-up cost CPU): the loaded run's CPU per round trip
+     * and per statement (k x) become the demands, the rest of the light-
+     * load latency stays as latency (rtt), so concurrency 1 is unchanged. */
+    double k = 1;
+    cal->o_rt = o_rt;
+    if (loaded) {
+        cal->o_rt = loop_per_call(loaded);
+        double d1 = pg_per_statement(o), dn = pg_per_statement(loaded);
+        if (cal->pg_on_host && d1 > 0 && dn > 0)
+            k = dn / d1;
+    }
+    cal->query_cpu = fmin(k * cal->f * cal->l_simple, cal->l_simple + o_rt - cal->o_rt);
+    cal->rtt = fmax(0, cal->l_simple + o_rt - cal->o_rt - cal->query_cpu);
+    cal->rows_avg = (p->holds_rows + o->holds_rows_end) / 2;
+    cal->row_cost = cal->rows_avg >= 1 && p->pg_scan_fraction > 0
+                        ? 4 * k * cal->f * fmax(0, cal->l_sum - cal->l_simple) / (p->pg_scan_fraction * cal->rows_avg)
+                        : 0;
+    cal->background = background_cores(o);
+    /* what a round trip costs before the server's part, as simulated */
+    double before = cal->o_rt + cal->rtt;
+    int cc = VAL_LIVE_PG0 + TF_Q_COMMIT;
+    int rc = fit_spec(sm->x[cc], sm->n[cc], before + cal->query_cpu, cal->flush, sizeof cal->flush, err);
+    /* Redis: all round trips pooled (the model has one service time) */
+    size_t nall = 0;
+    for (int r = 0; r <= TF_R_REMOVE; r++)
+        nall += sm->n[VAL_LIVE_REDIS0 + r];
+    double *all = malloc((nall ? nall : 1) * sizeof *all);
+    assert(all && "out of memory");
+    size_t j = 0;
+    for (int r = 0; r <= TF_R_REMOVE; r++)
+        for (size_t i = 0; i < sm->n[VAL_LIVE_REDIS0 + r]; i++)
+            all[j++] = sm->x[VAL_LIVE_REDIS0 + r][i];
+    if (rc == SIM_OK && nall)
+        rc = fit_spec(all, nall, before, cal->redis_service, sizeof cal->redis_service, err);
+    else if (rc == SIM_OK)
+        snprintf(cal->redis_service, sizeof cal->redis_service, "%.9g", cal->l_redis);
+    free(all);
+    return rc;
+}
+
+static void samples_fini(samples *sm)
+{
+    for (int c = 0; c < VAL_LIVE_NCLASS; c++)
+        free(sm->x[c]);
+}
+
+/* A calibration run of its own: base at concurrency conc (calib_total
+ * requests per phase, no stand-in CPU) with the options lo; its results
+ * into out and its parameters into p (caller frees). */
+static int calib_run(const sim_cfg *base, const val_compare_opts *o, const val_live_opts *lo,
+                     long conc, tf_params *p, val_live_out *out, sim_err *err)
+{
+    char extra[128];
+    int n = snprintf(extra, sizeof extra, "client.concurrency=%ld\n", conc);
+    if (o->calib_total > 0)
+        snprintf(extra + n, sizeof extra - (size_t)n, "client.total=%ld\n", o->calib_total);
+    memset(p, 0, sizeof *p);
+    sim_cfg *cfg = derive(base, extra, err);
+    if (!cfg)
+        return err->code;
+    int rc = params_of(cfg, p, err);
+    if (rc == SIM_OK && (rc = val_live_run(p, lo, o->srv, out, err)))
+        sim_err_prefix(err, "calibration at concurrency %ld: ", conc);
+    sim_cfg_free(cfg);
+    return rc;
+}
+
+size_t val_compare_overrides(const val_compare_calib *cal, const tf_params *p, double s, double c,
+                             double cores, char *buf, size_t len)
+{
+    double req = s * p->cpu_request + 2 * c;
+    double split = req > 0 ? (s * p->cpu_request * p->cpu_split + c) / req : p->cpu_split;
+    int n = snprintf(buf, len,
+        "server.cpu_request=%.9g\nserver.cpu_split=%.9g\nserver.cpu_checkout=%.9g\n"
+        "server.cpu_webhook=%.9g\npostgres.loop_cpu_txn=%.9g\npostgres.loop_cpu_query=%.9g\n"
+        "redis.loop_cpu=%.9g\ntigerbeetle.loop_cpu=%.9g\n"
+        "server.cpu_shape=1\nserver.crowding=0\nserver.accept_cpu=0\n"
+        "client.cpu=0\nclient.crowding=0\nclient.connect_cpu=0\nclient.keepalive=1000000\n"
+        "client.max_connections=1000000\nhost.client_on_host=true\n"
+        "host.cores=%.9g\nhost.postgres_on_host=%s\nhost.rtt=%.9g\n"
+        "postgres.query_cpu=%.9g\npostgres.commit_cpu=%.9g\npostgres.row_cost=%.9g\n"
+        "postgres.jitter=1\npostgres.flush=%s\nredis.service=%s\n",
+        req, fmin(1, fmax(0, split)), s * p->cpu_checkout, s * p->cpu_webhook,
+        s * p->pg_loop_cpu_txn + 2 * c, s * p->pg_loop_cpu_query + c + cal->o_rt,
+        s * p->redis_loop_cpu + c + cal->o_rt, s * p->tb_loop_cpu + c, cores,
+        cal->pg_on_host ? "true" : "false", cal->rtt, cal->query_cpu, cal->query_cpu, cal->row_cost,
+        cal->flush, cal->redis_service);
+    return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+}
+
+/* ---- the comparison ---- */
+
+static void step(const val_compare_opts *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void step(const val_compare_opts *o, const char *fmt, ...)
+{
+    if (!o->step)
+        return;
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    o->step(o->step_ctx, msg);
+}
+
+static int simulate(const sim_cfg *cfg, unsigned reps, val_compare_point *pt, sim_err *err)
+{
+    mdl_scenario sc;
+    int rc = mdl_scenario_init(&sc, cfg, err);
+    if (rc == SIM_OK && reps > 0) {
+        sc.plan.min_reps = reps;
+        if (sc.plan.max_reps < reps)
+            sc.plan.max_reps = reps;
+    }
+    sim_rep_result res;
+    memset(&res, 0, sizeof res);
+    sim_table *t = sim_table_new(NULL);
+    if (rc == SIM_OK)
+        rc = mdl_scenario_run(&sc, &res, t, NULL, err);
+    for (int ph = 0; ph < TF_NPHASES && rc == SIM_OK; ph++) {
+        long k = sim_layout_find(&sc.layout, "phase", tf_phase_names[ph], "throughput");
+        assert(k >= 0);
+        pt->sim[ph] = res.mean[k];
+        pt->sim_half[ph] = res.reps >= 2 ? res.half[k] : NAN;
+    }
+    pt->reps = res.reps;
+    sim_table_free(t);
+    sim_rep_result_fini(&res);
+    mdl_scenario_fini(&sc);
+    return rc;
+}
+
+static void amdahl(val_compare *c, const char *key)
+{
+    const val_compare_point *one = NULL;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->pts[i].concurrency == 1 && c->pts[i].live.phase_ran[0] + c->pts[i].live.phase_ran[1] +
+                                                  c->pts[i].live.phase_ran[2] + c->pts[i].live.phase_ran[3] > 0)
+            one = &c->pts[i];
+    for (size_t i = 0; i < c->n; i++)
+        for (int ph = 0; ph < TF_NPHASES; ph++)
+            c->pts[i].amdahl[ph] = NAN;
+    if (!one || strcmp(key, "client.concurrency"))
+        return;
+    for (int ph = 0; ph < TF_NPHASES; ph++) {
+        double x1 = one->live.phase[ph].throughput;
+        if (one->live.phase_ran[ph] != 1 || !(x1 > 0))
+            continue;
+        double r1 = 1 / x1, kinds = 0;
+        for (int k = 0; k < TF_NKINDS; k++)
+            if (!isnan(one->live.phase_kind_mean[ph][k]))
+                kinds += one->live.phase_kind_mean[ph][k];
+        double sigma = fmax(0, (r1 - kinds) / r1);
+        for (size_t i = 0; i < c->n; i++) {
+            double n = (double)c->pts[i].concurrency;
+            c->pts[i].amdahl[ph] = x1 * n / (1 + sigma * (n - 1));
+        }
+    }
+}
+
+static void errors(val_compare *c)
+{
+    double se = 0, sa = 0, mx = 0;
+    int ne = 0, na = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const val_compare_point *pt = &c->pts[i];
+        for (int ph = 0; ph < TF_NPHASES; ph++) {
+            double live = pt->live.phase[ph].throughput;
+            if (pt->live.phase_ran[ph] != 1 || !(live > 0))
+                continue;
+            double e = fabs(pt->sim[ph] - live) / live * 100;
+            if (isfinite(e)) {
+                se += e;
+                ne++;
+                mx = fmax(mx, e);
+            }
+            double a = fabs(pt->amdahl[ph] - live) / live * 100;
+            if (isfinite(a)) {
+                sa += a;
+                na++;
+            }
+        }
+    }
+    c->mape = ne ? se / ne : NAN;
+    c->max_err = ne ? mx : NAN;
+    c->mape_amdahl = na ? sa / na : NAN;
+}
+
+void val_compare_analyse(val_compare *c, const char *key)
+{
+    amdahl(c, key);
+    errors(c);
+}
+
+int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare *c, sim_err *err)
+{
+    memset(c, 0, sizeof *c);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    c->ncpu = ncpu > 0 ? (double)ncpu : 1;
+    c->mape = c->max_err = c->mape_amdahl = NAN;
+    c->pts = calloc(o->n ? o->n : 1, sizeof *c->pts);
+    tf_params *ps = calloc(o->n ? o->n : 1, sizeof *ps);
+    assert(c->pts && ps && "out of memory");
+    int rc = SIM_OK;
+    /* every point's config first: input errors before anything runs */
+    size_t nparams = 0;
+    for (size_t i = 0; i < o->n && rc == SIM_OK; i++) {
+        char set[SIM_CFG_MAX_LINE];
+        snprintf(set, sizeof set, "%s=%s", o->key, o->values[i]);
+        sim_cfg *cfg = derive(base, set, err);
+        rc = cfg ? params_of(cfg, &ps[i], err) : err->code;
+        nparams = i + 1;
+        if (rc)
+            sim_err_prefix(err, "%s=%s: ", o->key, o->values[i]);
+        sim_cfg_free(cfg);
+        snprintf(c->pts[i].value, sizeof c->pts[i].value, "%s", o->values[i]);
+        c->pts[i].concurrency = ps[i].concurrency;
+        if (i == 0)
+            for (int ph = 0; ph < TF_NPHASES; ph++)
+                c->phase_on[ph] = ps[i].phase_on[ph];
+    }
+    /* The calibration is the live run at concurrency 1: the first value
+     * with concurrency 1, run first, or a run of its own. */
+    size_t one = o->n;
+    for (size_t i = 0; i < o->n && one == o->n && rc == SIM_OK; i++)
+        if (ps[i].concurrency == 1)
+            one = i;
+    if (rc == SIM_OK) {
+        samples sm;
+        memset(&sm, 0, sizeof sm);
+        val_live_opts lo = o->live;
+        lo.on_call = on_call;
+        lo.on_call_ctx = &sm;
+        tf_params p1;
+        memset(&p1, 0, sizeof p1);
+        val_live_out own, loaded;
+        const val_live_out *o1 = &own;
+        if (one < o->n) {
+            step(o, "live 1/%zu: %s=%s (also the calibration)", o->n, o->key, o->values[one]);
+            rc = val_live_run(&ps[one], &lo, o->srv, &c->pts[one].live, err);
+            c->pts[one].background = background_cores(&c->pts[one].live);
+            c->n = one + 1;
+            o1 = &c->pts[one].live;
+            if (rc)
+                sim_err_prefix(err, "%s=%s: ", o->key, o->values[one]);
+        } else {
+            step(o, "calibration: concurrency 1");
+            lo.cpu_scale = 0;
+            lo.cpu_per_step = 0;
+            rc = calib_run(base, o, &lo, 1, &p1, &own, err);
+        }
+        if (rc == SIM_OK && o->demands_at > 0) {
+            step(o, "calibration of the CPU demands: concurrency %ld, no stand-in CPU", o->demands_at);
+            val_live_opts ld = o->live;
+            ld.cpu_scale = 0;
+            ld.cpu_per_step = 0;
+            tf_params pn;
+            rc = calib_run(base, o, &ld, o->demands_at, &pn, &loaded, err);
+            tf_params_fini(&pn);
+        }
+        if (rc == SIM_OK)
+            rc = calib_from(one < o->n ? &ps[one] : &p1, o1, &sm, o->demands_at > 0 ? &loaded : NULL,
+                            &c->cal, err);
+        tf_params_fini(&p1);
+        samples_fini(&sm);
+    }
+    for (size_t i = 0, k = one < o->n ? 1 : 0; i < o->n && rc == SIM_OK; i++) {
+        if (i == one)
+            continue;
+        step(o, "live %zu/%zu: %s=%s", ++k, o->n, o->key, o->values[i]);
+        if (c->n < i + 1)
+            c->n = i + 1;
+        rc = val_live_run(&ps[i], &o->live, o->srv, &c->pts[i].live, err);
+        c->pts[i].background = background_cores(&c->pts[i].live);
+        if (rc)
+            sim_err_prefix(err, "%s=%s: ", o->key, o->values[i]);
+    }
+    if (rc == SIM_OK) {
+        step(o, "simulation: %zu points", o->n);
+        for (size_t i = 0; i < o->n && rc == SIM_OK; i++) {
+            val_compare_point *pt = &c->pts[i];
+            pt->cores = o->cores > 0 ? o->cores : fmax(1, c->ncpu - pt->background);
+            char extra[8192];
+            size_t l = val_compare_overrides(&c->cal, &ps[i], o->live.cpu_scale, o->live.cpu_per_step,
+                                             pt->cores, extra, sizeof extra);
+            snprintf(extra + l, sizeof extra - l, "%s=%s\n", o->key, o->values[i]);
+            sim_cfg *cfg = derive(base, extra, err);
+            rc = cfg ? simulate(cfg, o->reps, pt, err) : err->code;
+            if (rc)
+                sim_err_prefix(err, "simulating %s=%s: ", o->key, o->values[i]);
+            sim_cfg_free(cfg);
+        }
+    }
+    if (rc == SIM_OK)
+        val_compare_analyse(c, o->key);
+    for (size_t i = 0; i < nparams; i++)
+        tf_params_fini(&ps[i]);
+    free(ps);
+    return rc;
+}
+
+void val_compare_fini(val_compare *c)
+{
+    free(c->pts);
+    memset(c, 0, sizeof *c);
+}
+
+void val_compare_table(const val_compare *c, const char *key, sim_table *t)
+{
+    int cs = sim_table_col(t, "scope", NULL), cv = sim_table_col(t, key, NULL),
+        cp = sim_table_col(t, "phase", NULL), cl = sim_table_col(t, "live", "%.1f"),
+        csim = sim_table_col(t, "simulated", "%.1f"), cci = sim_table_col(t, "simulated_ci", "%.1f"),
+        ca = sim_table_col(t, "amdahl", "%.1f"), ce = sim_table_col(t, "sim_err_pct", "%.1f"),
+        cae = sim_table_col(t, "amdahl_err_pct", "%.1f"),
+        cmx = sim_table_col(t, "max_abs_err_pct", "%.1f"),
+        cb = sim_table_col(t, "background_cores", "%.2f");
+    sim_table_group_by(t, cs);
+    double tot_e[TF_NPHASES] = {0}, tot_a[TF_NPHASES] = {0}, mx[TF_NPHASES] = {0};
+    int n_e[TF_NPHASES] = {0}, n_a[TF_NPHASES] = {0};
+    for (int ph = 0; ph < TF_NPHASES; ph++) {
+        if (!c->phase_on[ph])
+            continue;
+        for (size_t i = 0; i < c->n; i++) {
+            const val_compare_point *pt = &c->pts[i];
+            double live = pt->live.phase_ran[ph] ? pt->live.phase[ph].throughput : NAN;
+            double e = (pt->sim[ph] - live) / live * 100, a = (pt->amdahl[ph] - live) / live * 100;
+            sim_table_row(t);
+            sim_table_str(t, cs, "point");
+            sim_table_str(t, cv, pt->value);
+            sim_table_str(t, cp, tf_phase_names[ph]);
+            sim_table_num(t, cl, live);
+            sim_table_num(t, csim, pt->sim[ph]);
+            sim_table_num(t, cci, pt->sim_half[ph]);
+            sim_table_num(t, ca, pt->amdahl[ph]);
+            sim_table_num(t, ce, e);
+            sim_table_num(t, cae, a);
+            sim_table_num(t, cb, pt->background);
+            if (pt->live.phase_ran[ph] == 1 && isfinite(e)) {
+                tot_e[ph] += fabs(e);
+                n_e[ph]++;
+                mx[ph] = fmax(mx[ph], fabs(e));
+            }
+            if (pt->live.phase_ran[ph] == 1 && isfinite(a)) {
+                tot_a[ph] += fabs(a);
+                n_a[ph]++;
+            }
+        }
+    }
+    for (int ph = 0; ph <= TF_NPHASES; ph++) {
+        if (ph < TF_NPHASES && !c->phase_on[ph])
+            continue;
+        sim_table_row(t);
+        sim_table_str(t, cs, "mape");
+        sim_table_str(t, cp, ph < TF_NPHASES ? tf_phase_names[ph] : "all");
+        if (ph < TF_NPHASES) {
+            sim_table_num(t, ce, n_e[ph] ? tot_e[ph] / n_e[ph] : NAN);
+            sim_table_num(t, cae, n_a[ph] ? tot_a[ph] / n_a[ph] : NAN);
+            sim_table_num(t, cmx, n_e[ph] ? mx[ph] : NAN);
+        } else {
+            sim_table_num(t, ce, c->mape);
+            sim_table_num(t, cae, c->mape_amdahl);
+            sim_table_num(t, cmx, c->max_err);
+        }
+    }
+}

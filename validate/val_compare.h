@@ -1,0 +1,153 @@
+/* val_compare: `tfsim compare`: the live driver and the simulator side by
+ * side over the values of one config key, with an Amdahl prediction.
+ *
+ * Steps:
+ *  1. Calibration (a light-load probe of the operations): the live run at
+ *     concurrency 1 (the first value with concurrency 1, run first; without
+ *     one, a run of its own without stand-in CPU, calib_total requests per
+ *     phase).  With one request in flight every round trip is timed without
+ *     queueing (send to reply), by class, with the CPU used by the loop's
+ *     thread, by the PostgreSQL backends of the run and by the host.
+ *     Optionally (demands_at) a second run under load, whose CPU per round
+ *     trip and per statement replace the light-load ones.
+ *  2. Live runs: one per value, with the stand-in CPU asked for.
+ *  3. Simulation of every value from the same config with the calibrated
+ *     parameters (mapping below), `reps` replications (CI), after all live
+ *     runs (so that they do not compete for the CPU).
+ *  4. Amdahl: per phase from the live point at concurrency 1 (when the key
+ *     is client.concurrency and 1 is among the values), as val_scaling's
+ *     amdahl_pred: R1 = 1/X(1), sigma1 = (R1 - sum of the phase's kind
+ *     means at N = 1) / R1, X(N) = X(1) N / (1 + sigma1 (N - 1)).
+ *
+ * Mapping of the calibration onto the model's keys (one event loop, no
+ * HTTP: the load generator runs inside the live driver's loop):
+ *   o_rt = loop CPU seconds (but the spin) / round trips: the driver's own
+ *          work per round trip (libpq/hiredis, poll, bookkeeping), which the
+ *          measured latencies contain and which is taken out of them
+ *   L_s  = mean latency of the simple statements (all but sums, COMMIT)
+ *          less o_rt
+ *   f    = PostgreSQL backend CPU / (sum of the statements' latencies
+ *          less o_rt, COMMIT counted as L_s): the share of a round trip
+ *          that is backend CPU (1 when the backends' CPU cannot be read)
+ *   k    = 1, or with demands_at: (backend CPU per statement under load) /
+ *          (the same at concurrency 1); o_rt' = o_rt, or the loaded run's
+ *   postgres.query_cpu     k f L_s;  postgres.commit_cpu the same
+ *   host.rtt               L_s + o_rt - o_rt' - query_cpu (the rest of the
+ *                          round trip: at concurrency 1 the simulated round
+ *                          trip takes what the measured one took)
+ *   postgres.row_cost      4 k f (mean sum latency - L_s) / (scan_fraction x
+ *                          mean holds rows during the calibration)
+ *   postgres.flush         ML fit (val_fit) of the COMMIT latencies less
+ *                          o_rt' + rtt + query_cpu: the lowest-AIC family,
+ *                          scaled to the sample mean
+ *   postgres.jitter        1 (means only; latency tails are in the fits)
+ *   redis.service          the same fit of the Redis round trips less
+ *                          o_rt' + rtt
+ *   CPU steps, exactly what the live driver spins (scale s, per step c):
+ *   server.cpu_request     s x cpu_request + 2c (split so that the part
+ *                          before the first await is s x its part + c)
+ *   server.cpu_checkout, cpu_webhook   s x theirs
+ *   postgres.loop_cpu_txn  s x loop_cpu_txn + 2c (c per half)
+ *   postgres.loop_cpu_query, redis.loop_cpu   s x theirs + c + o_rt'
+ *   server.cpu_shape = 1, crowding = 0, accept_cpu = 0 (no HTTP)
+ *   client.cpu = 0, crowding = 0, connect_cpu = 0, keepalive and
+ *          max_connections = 1000000: the load generator's per-request work
+ *          is on the loop and inside o_rt; client_on_host = true
+ *   host.cores             online CPUs minus the cores other processes used
+ *                          during that point's live run (cores_auto), or the
+ *                          given number; at least 1
+ *   host.postgres_on_host  true (false when f could not be measured)
+ * Everything else (gate, pool, pre_ping, holds_rows, row_locks, phases,
+ * total, modes, inventory) comes from the config.
+ *
+ * Ownership: val_compare owns its points (val_compare_fini); the base
+ * config and the options are borrowed.  Cost: the live runs' wall time
+ * plus values x reps simulations.
+ */
+#ifndef VAL_COMPARE_H
+#define VAL_COMPARE_H
+
+#include <stddef.h>
+
+#include "sim/sim_cfg.h"
+#include "sim/sim_err.h"
+#include "sim/sim_table.h"
+#include "validate/val_live.h"
+#include "validate/val_live_srv.h"
+
+typedef struct val_compare_opts {
+    const char *key;          /* the varied "section.key" */
+    char *const *values;      /* its values (borrowed) */
+    size_t n;
+    unsigned reps;            /* simulation replications per point (>= 2 for a CI; 0: config's) */
+    long calib_total;         /* requests per phase of a calibration run of its own (0: the
+                                 config's total) */
+    long demands_at;          /* > 0: take the CPU demands from a run at this concurrency */
+    double cores;             /* > 0: host.cores for the simulation; 0: online CPUs minus
+                                 the background measured at each point */
+    val_live_opts live;       /* stand-in CPU, stop flag, phase progress */
+    const val_live_srv *srv;  /* the servers (borrowed) */
+    /* Called before each step ("calibration", "live 3/5: client.concurrency=4",
+     * "simulation"); may be NULL. */
+    void (*step)(void *ctx, const char *what);
+    void *step_ctx;
+} val_compare_opts;
+
+/* What the calibration measured and what it maps onto (see above). */
+typedef struct val_compare_calib {
+    double o_rt, l_simple, l_sum, l_commit, l_redis, f, rows_avg, background;
+    double rtt, query_cpu, row_cost;
+    char flush[2048], redis_service[2048];  /* distribution specs */
+    int pg_on_host;
+} val_compare_calib;
+
+typedef struct val_compare_point {
+    char value[128];
+    long concurrency;              /* client.concurrency of the point */
+    val_live_out live;
+    double background;             /* cores used by other processes during the live run */
+    double cores;                  /* host.cores simulated */
+    double sim[TF_NPHASES], sim_half[TF_NPHASES];
+    unsigned reps;                 /* simulation replications run */
+    double amdahl[TF_NPHASES];
+} val_compare_point;
+
+typedef struct val_compare {
+    val_compare_calib cal;
+    val_compare_point *pts;        /* n, owned */
+    size_t n;
+    int phase_on[TF_NPHASES];
+    double ncpu;                   /* online CPUs */
+    double mape, max_err, mape_amdahl;  /* percent; NaN without values */
+} val_compare;
+
+/* Run the comparison over base (the loaded config with the user's
+ * overrides; borrowed).  c is caller storage, filled; free with
+ * val_compare_fini (also after a failure: the points measured so far are
+ * kept).  Returns SIM_OK; SIM_EINPUT for a config or value that the live
+ * driver or the model rejects (checked before anything runs); SIM_EFAIL
+ * for a server failure (message naming the server) or a failed
+ * simulation. */
+int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare *c, sim_err *err);
+void val_compare_fini(val_compare *c);
+
+/* Fill the points' amdahl values and c's error summary (mape, max_err,
+ * mape_amdahl) from the points' live and simulated throughputs (run by
+ * val_compare_run; exported for tests).  key: the varied key (Amdahl only
+ * for client.concurrency, from the point with concurrency 1). */
+void val_compare_analyse(val_compare *c, const char *key);
+
+/* The simulation overrides for stand-in scale s and per-step c, cores:
+ * appended as "section.key=value" lines (each ending in '\n') to buf (len
+ * bytes).  Returns the length written (truncated to fit). */
+size_t val_compare_overrides(const val_compare_calib *cal, const tf_params *p, double s, double c,
+                             double cores, char *buf, size_t len);
+
+/* Append to t: one row per phase and point (scope "point": value, phase,
+ * live, simulated, simulated_ci, amdahl, sim_err_pct, amdahl_err_pct,
+ * background_cores) and one per phase plus "all" (scope "mape": the mean
+ * absolute percentage errors of the simulation and of Amdahl, and the
+ * largest absolute error).  key names the value column. */
+void val_compare_table(const val_compare *c, const char *key, sim_table *t);
+
+#endif
