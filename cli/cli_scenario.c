@@ -190,3 +190,20 @@ void cli_progress_install(void)
     progress_last = progress_t0;
     sim_set_progress_hook(progress_hook);
 }
+
+int cli_store_run(const char *cmd, const char *path, const rep_manifest *m, const sim_table *t)
+{
+    sim_err err;
+    sim_err_clear(&err);
+    int64_t id = 0;
+    fflush(stdout);
+    rep_store *db = rep_store_open(path, REP_STORE_WRITE, &err);
+    int rc = db ? rep_store_save_run(db, m, t, &id, &err) : err.code;
+    rep_store_close(db);
+    if (rc) {
+        fprintf(stderr, "tfsim %s: results printed but not stored: %s\n", cmd, err.msg);
+        return EXIT_FAIL;
+    }
+    fprintf(stderr, "tfsim %s: stored as run %lld in %s\n", cmd, (long long)id, path);
+    return EXIT_OK;
+}

@@ -44,6 +44,14 @@ void cli_manifest_init(rep_manifest *m, const char *cmd, const cli_opts *o, cons
 int cli_write_manifest(const char *path, const char *cmd, const sim_cfg *cfg,
                        const mdl_scenario *sc, unsigned reps, sim_err *err);
 
+struct rep_manifest;
+/* Store table t (borrowed) as one run with manifest m in the results
+ * database at path, after the results were printed: on failure print
+ * "tfsim CMD: results printed but not stored: ..." and return EXIT_FAIL;
+ * on success say where it went (stderr) and return 0. */
+int cli_store_run(const char *cmd, const char *path, const struct rep_manifest *m,
+                  const sim_table *t);
+
 /* Install the live events/s printer on stderr (only when it is a tty or
  * TFSIM_PROGRESS=1). */
 void cli_progress_install(void);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "reports/rep_store.h"
 #include "cli/cli_live.h"
 #include "models/mdl_sweep.h"
 #include "sim/sim_rng.h"
@@ -16,7 +17,7 @@ const char cmd_compare_usage[] =
     "                     [server options] [--cpu-scale F] [--cpu-per-step T]\n"
     "                     [--calib-total N] [--demands-at N] [--cores N|auto]\n"
     "                     [--params-out FILE]\n"
-    "                     [--format text|csv|json]\n"
+    "                     [--format text|csv|json] [--db FILE]\n"
     "\n"
     "Check the simulator against the live driver on this machine.  First a light-\n"
     "load probe of the operations: the live run at concurrency 1 (the value 1, run\n"
@@ -110,7 +111,8 @@ int cmd_compare(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int r = 0;
-        if (!strcmp(a, "--set") || !strcmp(a, "-s") || !strcmp(a, "--format") || !strcmp(a, "-f")) {
+        if (!strcmp(a, "--set") || !strcmp(a, "-s") || !strcmp(a, "--format") || !strcmp(a, "-f") ||
+            !strcmp(a, "--db")) {
             r = cli_scenario_opt(cmd, argc, argv, &i, ov, &o);
         } else if (!strcmp(a, "--vary") || !strcmp(a, "--reps") || !strcmp(a, "--calib-total") ||
                    !strcmp(a, "--cores") || !strcmp(a, "--params-out") || !strcmp(a, "--demands-at")) {
@@ -223,6 +225,13 @@ int cmd_compare(int argc, char **argv)
         if (sim_table_print(t, o.format, stdout)) {
             fprintf(stderr, "tfsim compare: write error on standard output\n");
             rc = EXIT_FAIL;
+        }
+        if (o.db) {
+            rep_manifest m = {"compare", o.config, sim_cfg_text(cfg), sim_cfg_overrides(cfg),
+                              0, (long)c.pts[0].reps, tfsim_build_rev, tfsim_build_flags,
+                              sim_cfg_hash(cfg)};
+            if (cli_store_run(cmd, o.db, &m, t))
+                rc = EXIT_FAIL;
         }
         sim_table_free(t);
         if (o.format == SIM_FMT_TEXT)

@@ -69,20 +69,10 @@ static int store_diff(const char *path, const char *pa, const char *pb, const si
         /* the pair, in order */
         .config_hash = sim_cfg_hash(ca) ^ (sim_cfg_hash(cb) * 0x100000001b3ULL),
     };
-    sim_err err;
-    sim_err_clear(&err);
-    int64_t id = 0;
-    rep_store *db = rep_store_open(path, REP_STORE_WRITE, &err);
-    int rc = db ? rep_store_save_run(db, &m, t, &id, &err) : err.code;
-    rep_store_close(db);
+    int rc = cli_store_run("diff", path, &m, t);
     free(text);
     free(title);
-    if (rc) {
-        fprintf(stderr, "tfsim diff: results printed but not stored: %s\n", err.msg);
-        return EXIT_FAIL;
-    }
-    fprintf(stderr, "tfsim diff: stored as run %lld in %s\n", (long long)id, path);
-    return EXIT_OK;
+    return rc;
 }
 
 static int load(const char *cmd, const char *path, sim_cfg *ov, const cli_opts *o0,

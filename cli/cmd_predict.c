@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_calib.h"
+#include "cli/cli_scenario.h"
 #include "reports/rep_store.h"
 #include "models/tf_params.h"
 #include "models/tf_sim.h"
@@ -331,15 +332,8 @@ int cmd_predict(int argc, char **argv)
         snprintf(title, sizeof title, "predict %s from %s", target, basearch);
         rep_manifest m = {"predict", title, sim_cfg_text(tcfg), sim_cfg_overrides(tcfg), seed,
                           reps, tfsim_build_rev, tfsim_build_flags, sim_cfg_hash(tcfg)};
-        int64_t id = 0;
-        rep_store *db = rep_store_open(dbpath, REP_STORE_WRITE, &err);
-        if (!db || rep_store_save_run(db, &m, t, &id, &err)) {
-            fprintf(stderr, "tfsim predict: results printed but not stored: %s\n", err.msg);
+        if (cli_store_run(cmd, dbpath, &m, t))
             rc = EXIT_FAIL;
-        } else {
-            fprintf(stderr, "tfsim predict: stored as run %lld in %s\n", (long long)id, dbpath);
-        }
-        rep_store_close(db);
     }
     sim_table_free(t);
     if (n)

@@ -35,8 +35,9 @@ expect 0 "tfsim run with the compare parameters" -- run_with_params
 # 15% target is measured by hand, see the report): within 40%.
 expect 0 "compare pg_redis, 1 ms per CPU step" -- compare_srv configs/live/pg_redis.ini \
     --vary client.concurrency=1,4 --set client.total=20 --set client.phases=checkout,reserve \
-    --cpu-per-step 1ms --reps 3
+    --cpu-per-step 1ms --reps 3 --db "$tmp/compare.db"
 expect_out "CPU steps 1 x config + 1 ms" "compare 1 ms: header"
+expect_err "stored as run 1" "compare --db stores the table"
 awk '$1 ~ /^(1|4)$/ && ($2 == "checkout" || $2 == "reserve") { n++; e = $7 < 0 ? -$7 : $7; if (e > 40) bad = 1 }
      END { exit bad || n != 4 }' "$tmp/out" && ok || { bad "compare 1 ms: simulated within 40% of live"; sed -n '1,12p' "$tmp/out" | sed 's/^/    /'; }
 
