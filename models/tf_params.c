@@ -7,7 +7,7 @@
 const char *const tf_phase_names[TF_NPHASES] = {"checkout", "webhook", "reserve", "commit"};
 
 /* Defaults describe TigerFans' tb_redis architecture on the benchmark host,
- * calibrated from ../shared/data/tigerbench/calibration.csv (see
+  * calibrated from tests/data/calibration.csv (see
  * configs/tigerfans/base.ini for where each number comes from). */
 static const sim_cfg_key schema[] = {
     {"architecture", "accounting", SIM_CFG_ENUM, "tb", 0, 0, "pg|tb", NULL,
