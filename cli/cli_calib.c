@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "models/mdl.h"
 
 int cli_calib_base(const char *base_path, const val_tigerbench *tb, const char *arch,
@@ -120,4 +121,41 @@ int cli_calib_params(const char *list, const sim_cfg *cfg, val_calib_param *para
         p->value = v;
     }
     return SIM_OK;
+}
+
+int cli_calib_flag(const char *cmd, int argc, char **argv, int *i, long min_reps,
+                   cli_calib_args *a)
+{
+    const char *f = argv[*i];
+    if (strcmp(f, "--tigerbench") && strcmp(f, "--config") && strcmp(f, "--format") &&
+        strcmp(f, "--seed") && strcmp(f, "--reps") && strcmp(f, "--rows0") && strcmp(f, "--set"))
+        return 0;
+    if (*i + 1 >= argc) {
+        cli_usage_error(cmd, "%s needs a value", f);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    const char *why;
+    sim_err err;
+    sim_err_clear(&err);
+    if (!strcmp(f, "--tigerbench"))
+        a->file = v;
+    else if (!strcmp(f, "--config"))
+        a->base = v;
+    else if (!strcmp(f, "--format"))
+        return cli_parse_format(cmd, v, &a->fmt) ? -1 : 1;
+    else if (!strcmp(f, "--seed"))
+        return cli_parse_u64(cmd, f, v, &a->seed) ? -1 : 1;
+    else if (!strcmp(f, "--reps"))
+        return cli_parse_long(cmd, f, v, min_reps, 100000, &a->reps) ? -1 : 1;
+    else if (!strcmp(f, "--rows0")) {
+        if (sim_parse_double(v, &a->rows0, &why) || a->rows0 < 0) {
+            cli_usage_error(cmd, "--rows0: '%s' is not a row count", v);
+            return -1;
+        }
+    } else if (sim_cfg_set(a->ov, v, &err)) {
+        cli_fail(cmd, &err);
+        return -1;
+    }
+    return 1;
 }

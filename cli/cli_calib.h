@@ -5,8 +5,26 @@
 #define CLI_CALIB_H
 
 #include "sim/sim_cfg.h"
+#include "sim/sim_table.h"
 #include "validate/val_calib.h"
 #include "validate/val_tigerbench.h"
+
+/* The flags calibrate and predict share. */
+typedef struct cli_calib_args {
+    const char *file;    /* --tigerbench */
+    const char *base;    /* --config */
+    sim_format fmt;      /* --format */
+    unsigned long long seed;
+    long reps;
+    double rows0;        /* --rows0 */
+    sim_cfg *ov;         /* --set overrides (borrowed; created by the caller) */
+} cli_calib_args;
+
+/* If argv[*i] is one of the shared flags, consume it and its value and
+ * return 1; 0 if it is not; -1 after printing the error (the exit code is
+ * then EXIT_INPUT).  min_reps bounds --reps. */
+int cli_calib_flag(const char *cmd, int argc, char **argv, int *i, long min_reps,
+                   cli_calib_args *a);
 
 /* Load base_path (or nothing: the embedded defaults) into cfg, then set
  * the architecture of arch (its accounting and payments backends), then

@@ -91,47 +91,38 @@ int cmd_calibrate(int argc, char **argv)
 {
     const char *cmd = "calibrate";
     sim_rng_setup();
-    const char *file = NULL, *arch = NULL, *base = NULL, *points = NULL, *fit = NULL, *out = NULL;
-    sim_format fmt = SIM_FMT_TEXT;
-    unsigned long long seed = 1;
-    long reps = 2, iters = 150;
-    double rows0 = 0, other_w = 0;
+    const char *arch = NULL, *points = NULL, *fit = NULL, *out = NULL;
+    long iters = 150;
+    double other_w = 0;
     sim_cfg *ov = sim_cfg_new(), *cfg = sim_cfg_new();
+    cli_calib_args ca = {NULL, NULL, SIM_FMT_TEXT, 1, 2, 0, ov};
     val_tigerbench *tb = NULL;
     int rc = EXIT_OK;
     sim_err err;
     sim_err_clear(&err);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        int r = cli_calib_flag(cmd, argc, argv, &i, 1, &ca);
+        if (r < 0) {
+            rc = EXIT_INPUT;
+            goto out;
+        }
+        if (r)
+            continue;
         if (i + 1 >= argc && a[0] == '-') {
             rc = cli_usage_error(cmd, "%s needs a value", a);
             goto out;
         }
-        if (!strcmp(a, "--tigerbench"))
-            file = argv[++i];
-        else if (!strcmp(a, "--arch"))
+        if (!strcmp(a, "--arch"))
             arch = argv[++i];
-        else if (!strcmp(a, "--config"))
-            base = argv[++i];
         else if (!strcmp(a, "--points"))
             points = argv[++i];
         else if (!strcmp(a, "--fit"))
             fit = argv[++i];
         else if (!strcmp(a, "--out"))
             out = argv[++i];
-        else if (!strcmp(a, "--format")) {
-            if (cli_parse_format(cmd, argv[++i], &fmt)) {
-                rc = EXIT_INPUT;
-                goto out;
-            }
-        } else if (!strcmp(a, "--seed")) {
-            if (cli_parse_u64(cmd, a, argv[++i], &seed)) {
-                rc = EXIT_INPUT;
-                goto out;
-            }
-        } else if (!strcmp(a, "--reps") || !strcmp(a, "--iter")) {
-            long *dst = !strcmp(a, "--reps") ? &reps : &iters;
-            if (cli_parse_long(cmd, a, argv[++i], !strcmp(a, "--reps") ? 1 : 0, 100000, dst)) {
+        else if (!strcmp(a, "--iter")) {
+            if (cli_parse_long(cmd, a, argv[++i], 0, 100000, &iters)) {
                 rc = EXIT_INPUT;
                 goto out;
             }
@@ -141,22 +132,16 @@ int cmd_calibrate(int argc, char **argv)
                 rc = cli_usage_error(cmd, "--other-weight: '%s' is not a weight in [0, 1]", argv[i]);
                 goto out;
             }
-        } else if (!strcmp(a, "--rows0")) {
-            const char *why;
-            if (sim_parse_double(argv[++i], &rows0, &why) || rows0 < 0) {
-                rc = cli_usage_error(cmd, "--rows0: '%s' is not a row count", argv[i]);
-                goto out;
-            }
-        } else if (!strcmp(a, "--set")) {
-            if (sim_cfg_set(ov, argv[++i], &err)) {
-                rc = cli_fail(cmd, &err);
-                goto out;
-            }
         } else {
             rc = cli_usage_error(cmd, "unexpected argument %s", a);
             goto out;
         }
     }
+    const char *file = ca.file, *base = ca.base;
+    sim_format fmt = ca.fmt;
+    unsigned long long seed = ca.seed;
+    long reps = ca.reps;
+    double rows0 = ca.rows0;
     if (!file || !arch) {
         rc = cli_usage_error(cmd, "--tigerbench FILE and --arch ARCH are required");
         goto out;

@@ -72,19 +72,23 @@ int cmd_predict(int argc, char **argv)
 {
     const char *cmd = "predict";
     sim_rng_setup();
-    const char *file = NULL, *basearch = NULL, *target = NULL, *base = NULL, *dbpath = NULL;
-    sim_format fmt = SIM_FMT_TEXT;
-    unsigned long long seed = 1;
-    long reps = 10;
+    const char *basearch = NULL, *target = NULL, *dbpath = NULL;
     int recal = 0;
-    double rows0 = 0;
     sim_cfg *ov = sim_cfg_new(), *bcfg = sim_cfg_new(), *tcfg = sim_cfg_new();
     val_tigerbench *tb = NULL;
     int rc = EXIT_OK;
     sim_err err;
     sim_err_clear(&err);
+    cli_calib_args ca = {NULL, NULL, SIM_FMT_TEXT, 1, 10, 0, ov};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        int r = cli_calib_flag(cmd, argc, argv, &i, 2, &ca);
+        if (r < 0) {
+            rc = EXIT_INPUT;
+            goto out;
+        }
+        if (r)
+            continue;
         if (!strcmp(a, "--calibrate")) {
             recal = 1;
             continue;
@@ -93,47 +97,22 @@ int cmd_predict(int argc, char **argv)
             rc = cli_usage_error(cmd, "%s needs a value", a);
             goto out;
         }
-        if (!strcmp(a, "--tigerbench"))
-            file = argv[++i];
-        else if (!strcmp(a, "--baseline"))
+        if (!strcmp(a, "--baseline"))
             basearch = argv[++i];
         else if (!strcmp(a, "--target"))
             target = argv[++i];
-        else if (!strcmp(a, "--config"))
-            base = argv[++i];
         else if (!strcmp(a, "--db"))
             dbpath = argv[++i];
-        else if (!strcmp(a, "--format")) {
-            if (cli_parse_format(cmd, argv[++i], &fmt)) {
-                rc = EXIT_INPUT;
-                goto out;
-            }
-        } else if (!strcmp(a, "--seed")) {
-            if (cli_parse_u64(cmd, a, argv[++i], &seed)) {
-                rc = EXIT_INPUT;
-                goto out;
-            }
-        } else if (!strcmp(a, "--reps")) {
-            if (cli_parse_long(cmd, a, argv[++i], 2, 100000, &reps)) {
-                rc = EXIT_INPUT;
-                goto out;
-            }
-        } else if (!strcmp(a, "--rows0")) {
-            const char *why;
-            if (sim_parse_double(argv[++i], &rows0, &why) || rows0 < 0) {
-                rc = cli_usage_error(cmd, "--rows0: '%s' is not a row count", argv[i]);
-                goto out;
-            }
-        } else if (!strcmp(a, "--set")) {
-            if (sim_cfg_set(ov, argv[++i], &err)) {
-                rc = cli_fail(cmd, &err);
-                goto out;
-            }
-        } else {
+        else {
             rc = cli_usage_error(cmd, "unexpected argument %s", a);
             goto out;
         }
     }
+    const char *file = ca.file, *base = ca.base;
+    sim_format fmt = ca.fmt;
+    unsigned long long seed = ca.seed;
+    long reps = ca.reps;
+    double rows0 = ca.rows0;
     if (!file || !basearch || !target) {
         rc = cli_usage_error(cmd, "--tigerbench, --baseline and --target are required");
         goto out;

@@ -272,18 +272,6 @@ static int replicate(const void *model, uint64_t seed, uint32_t repno, double *v
 
 /* ---- setup ---- */
 
-static int parse_dist(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const char *sec,
-                      const char *key, sim_dist *d, sim_err *err)
-{
-    const char *txt;
-    if (sim_cfg_str(cfg, s, n, sec, key, &txt, err))
-        return err->code;
-    char msg[256], w[512];
-    if (sim_dist_parse(txt, d, msg, sizeof msg))
-        return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: %s",
-                           sim_cfg_where(cfg, sec, key, w, sizeof w), sec, key, msg);
-    return SIM_OK;
-}
 
 static void free_model(void *p)
 {
@@ -315,7 +303,7 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
         sim_cfg_num(cfg, s, n, "arrivals", "rate", &m->rate, err) ||
         sim_cfg_str(cfg, s, n, "arrivals", "interarrival", &inter, err) ||
         sim_cfg_int(cfg, s, n, "closed", "customers", &m->population, err) ||
-        parse_dist(cfg, s, n, "closed", "think", &m->think, err))
+        sim_cfg_dist(cfg, s, n, "closed", "think", &m->think, err))
         return err->code;
     m->closed = !strcmp(net, "closed");
     m->batch_means = !strcmp(ci, "batch_means");
@@ -356,7 +344,7 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
         long c;
         snprintf(m->names[i], sizeof m->names[i], "%s", secs[i] + strlen("station."));
         if (sim_cfg_int(cfg, s, n, secs[i], "servers", &c, err) ||
-            parse_dist(cfg, s, n, secs[i], "service", &m->service[i], err))
+            sim_cfg_dist(cfg, s, n, secs[i], "service", &m->service[i], err))
             return err->code;
         m->servers[i] = (int)c;
         m->k = (int)i + 1;

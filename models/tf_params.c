@@ -135,18 +135,6 @@ void tf_params_fini(tf_params *p)
     sim_dist_fini(&p->tb_base);
 }
 
-static int get_dist(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const char *sec,
-                    const char *key, sim_dist *d, sim_err *err)
-{
-    const char *txt;
-    if (sim_cfg_str(cfg, s, n, sec, key, &txt, err))
-        return err->code;
-    char msg[256], w[512];
-    if (sim_dist_parse(txt, d, msg, sizeof msg))
-        return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: %s",
-                           sim_cfg_where(cfg, sec, key, w, sizeof w), sec, key, msg);
-    return SIM_OK;
-}
 
 static int unit_mean(const sim_cfg *cfg, const char *sec, const char *key, const sim_dist *d,
                      sim_err *err)
@@ -173,7 +161,7 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         sim_cfg_str(cfg, s, n, "client", "phases", &phases, err) ||
         sim_cfg_str(cfg, s, n, "client", "mode", &mode, err) ||
         INT("client", "concurrency", &p->concurrency) || INT("client", "total", &p->total) ||
-        NUM("client", "rate", &p->rate) || get_dist(cfg, s, n, "client", "think", &p->think, err) ||
+        NUM("client", "rate", &p->rate) || sim_cfg_dist(cfg, s, n, "client", "think", &p->think, err) ||
         NUM("client", "cpu", &p->client_cpu) || NUM("client", "crowding", &p->client_crowding) ||
         INT("client", "keepalive", &p->keepalive) ||
         INT("client", "max_connections", &p->max_connections) ||
@@ -185,7 +173,7 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         NUM("server", "cpu_checkout", &p->cpu_checkout) || NUM("server", "cpu_split", &p->cpu_split) ||
         NUM("server", "crowding", &p->crowding) ||
         NUM("server", "accept_cpu", &p->connect_cpu_server) ||
-        get_dist(cfg, s, n, "server", "cpu_shape", &p->cpu_shape, err) ||
+        sim_cfg_dist(cfg, s, n, "server", "cpu_shape", &p->cpu_shape, err) ||
         NUM("host", "cores", &p->cores) || BOOL("host", "client_on_host", &p->client_on_host) ||
         BOOL("host", "postgres_on_host", &p->pg_on_host) ||
         NUM("host", "rtt", &p->net_rtt) ||
@@ -197,13 +185,13 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         NUM("postgres", "row_cost", &p->pg_row_cost) ||
         NUM("postgres", "scan_fraction", &p->pg_scan_fraction) ||
         NUM("postgres", "commit_cpu", &p->pg_commit_cpu) ||
-        get_dist(cfg, s, n, "postgres", "flush", &p->pg_flush, err) ||
+        sim_cfg_dist(cfg, s, n, "postgres", "flush", &p->pg_flush, err) ||
         NUM("postgres", "holds_rows", &p->holds_rows) ||
         BOOL("postgres", "row_locks", &p->row_locks) || INT("inventory", "classes", &p->classes) ||
-        get_dist(cfg, s, n, "postgres", "jitter", &p->pg_jitter, err) ||
-        get_dist(cfg, s, n, "redis", "service", &p->redis_service, err) ||
+        sim_cfg_dist(cfg, s, n, "postgres", "jitter", &p->pg_jitter, err) ||
+        sim_cfg_dist(cfg, s, n, "redis", "service", &p->redis_service, err) ||
         NUM("redis", "loop_cpu", &p->redis_loop_cpu) ||
-        get_dist(cfg, s, n, "tigerbeetle", "batch_base", &p->tb_base, err) ||
+        sim_cfg_dist(cfg, s, n, "tigerbeetle", "batch_base", &p->tb_base, err) ||
         NUM("tigerbeetle", "per_transfer", &p->tb_per_transfer) ||
         INT("tigerbeetle", "batch_max", &tbmax) || NUM("tigerbeetle", "loop_cpu", &p->tb_loop_cpu) ||
         NUM("tigerbeetle", "batch_cpu", &p->tb_batch_cpu) ||

@@ -825,3 +825,16 @@ int sim_cfg_str(const sim_cfg *c, const sim_cfg_key *schema, size_t n, const cha
     *out = t;
     return SIM_OK;
 }
+
+int sim_cfg_dist(const sim_cfg *c, const sim_cfg_key *schema, size_t n, const char *section,
+                 const char *key, sim_dist *d, sim_err *err)
+{
+    const char *txt;
+    if (sim_cfg_str(c, schema, n, section, key, &txt, err))
+        return err->code;
+    char msg[256], w[512];
+    if (sim_dist_parse(txt, d, msg, sizeof msg))
+        return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: %s",
+                           sim_cfg_where(c, section, key, w, sizeof w), section, key, msg);
+    return SIM_OK;
+}

@@ -121,6 +121,11 @@ int sim_cfg_bool(const sim_cfg *c, const sim_cfg_key *schema, size_t n, const ch
 /* String, enum and dist values: *out is borrowed (entry or schema). */
 int sim_cfg_str(const sim_cfg *c, const sim_cfg_key *schema, size_t n, const char *section,
                 const char *key, const char **out, sim_err *err);
+/* Distribution value: parsed into d (caller storage; on success the
+ * caller must sim_dist_fini it).  Errors name the origin and key. */
+struct sim_dist;
+int sim_cfg_dist(const sim_cfg *c, const sim_cfg_key *schema, size_t n, const char *section,
+                 const char *key, struct sim_dist *d, sim_err *err);
 /* Where a value came from, for messages: "file:line" or "--set" or
  * "default" (written into buf). */
 const char *sim_cfg_where(const sim_cfg *c, const char *section, const char *key, char *buf,
