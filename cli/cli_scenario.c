@@ -70,6 +70,16 @@ int cli_scenario_opt(const char *cmd, int argc, char **argv, int *i, sim_cfg *ov
     return 0;
 }
 
+int cli_config_arg(const char *cmd, const char *arg, cli_opts *o)
+{
+    if (arg[0] == '-' && arg[1])
+        return cli_usage_error(cmd, "unknown option %s", arg);
+    if (o->config)
+        return cli_usage_error(cmd, "more than one CONFIG (%s, %s)", o->config, arg);
+    o->config = arg;
+    return 0;
+}
+
 int cli_scenario_load(const cli_opts *o, sim_cfg *cfg, sim_cfg *ov, sim_err *err)
 {
     if (o->config && sim_cfg_load(cfg, o->config, err))

@@ -28,6 +28,10 @@ typedef struct cli_opts {
  * printing a usage error. */
 int cli_scenario_opt(const char *cmd, int argc, char **argv, int *i, sim_cfg *cfg, cli_opts *o);
 
+/* A non-option argument: take it as CONFIG (returns 0), or, for an unknown
+ * option or a second CONFIG, print a usage error and return EXIT_INPUT. */
+int cli_config_arg(const char *cmd, const char *arg, cli_opts *o);
+
 /* Load opts->config (if any) into cfg, then re-apply the overrides that
  * cli_scenario_opt recorded (so --set wins over the files).  Returns
  * SIM_OK or an error in err. */

@@ -157,15 +157,8 @@ int cmd_compare(int argc, char **argv)
         }
         if (r)
             continue;
-        if (a[0] == '-' && a[1]) {
-            rc = cli_usage_error(cmd, "unknown option %s", a);
+        if ((rc = cli_config_arg(cmd, a, &o)))
             goto out;
-        }
-        if (o.config) {
-            rc = cli_usage_error(cmd, "more than one CONFIG (%s, %s)", o.config, a);
-            goto out;
-        }
-        o.config = a;
     }
     if (!o.config) {
         rc = cli_usage_error(cmd, "which scenario? (e.g. tfsim compare configs/live/pg_redis.ini "

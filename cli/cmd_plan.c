@@ -76,14 +76,8 @@ int cmd_plan(int argc, char **argv)
                 else
                     target = x;
             }
-        } else if (a[0] == '-' && a[1]) {
-            rc = cli_usage_error(cmd, "unknown option %s", a);
+        } else if ((rc = cli_config_arg(cmd, a, &o))) {
             goto out;
-        } else if (o.config) {
-            rc = cli_usage_error(cmd, "more than one CONFIG");
-            goto out;
-        } else {
-            o.config = a;
         }
     }
     if (!vary || isnan(target)) {

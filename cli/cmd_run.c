@@ -82,15 +82,8 @@ int cmd_run(int argc, char **argv)
         }
         if (r)
             continue;
-        if (argv[i][0] == '-' && argv[i][1]) {
-            rc = cli_usage_error(cmd, "unknown option %s", argv[i]);
+        if ((rc = cli_config_arg(cmd, argv[i], &o)))
             goto out;
-        }
-        if (o.config) {
-            rc = cli_usage_error(cmd, "more than one CONFIG (%s, %s)", o.config, argv[i]);
-            goto out;
-        }
-        o.config = argv[i];
     }
     sim_err err;
     sim_err_clear(&err);

@@ -69,14 +69,8 @@ int cmd_sweep(int argc, char **argv)
             vary = argv[++i];
         } else if (!strcmp(argv[i], "--long")) {
             longf = 1;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            rc = cli_usage_error(cmd, "unknown option %s", argv[i]);
+        } else if ((rc = cli_config_arg(cmd, argv[i], &o))) {
             goto out;
-        } else if (o.config) {
-            rc = cli_usage_error(cmd, "more than one CONFIG (%s, %s)", o.config, argv[i]);
-            goto out;
-        } else {
-            o.config = argv[i];
         }
     }
     if (!vary) {
