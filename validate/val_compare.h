@@ -97,6 +97,13 @@ typedef struct val_compare_opts {
 typedef struct val_compare_calib {
     double o_rt, l_simple, l_sum, l_commit, l_redis, f, rows_avg, background;
     double rtt, query_cpu, row_cost;
+    double wake, pg_wake;               /* server.wake_cpu, postgres.wake_cpu */
+    long loaded_at;                     /* concurrency of the loaded run (0: none) */
+    /* measured: CPU per round trip of the loop and per statement, loop
+     * sleeps per round trip, share of statements sent alone; _1 at
+     * concurrency 1, _n in the loaded run (NaN: none) */
+    double o_rt_1, o_rt_n, pg_stmt_1, pg_stmt_n;
+    double loop_sleep_1, loop_sleep_n, pg_alone_1, pg_alone_n;
     char flush[2048], redis_service[2048];  /* distribution specs */
     int pg_on_host;
 } val_compare_calib;
