@@ -44,12 +44,12 @@ const char cmd_compare_usage[] =
     "  --set S.K=V        override any config key (repeatable)\n"
     "  --calib-total N    requests per phase of a calibration run of its own (when\n"
     "                     1 is not among the values; default: client.total)\n"
-    "  --demands-at N     also run at concurrency N (no stand-in CPU) and take the\n"
-    "                     CPU per round trip of the loop and per statement of the\n"
-    "                     PostgreSQL backends from that run (CPU per operation can\n"
-    "                     depend on the load, e.g. on a VM whose idle CPUs make\n"
-    "                     every wake-up expensive); latencies stay from\n"
-    "                     concurrency 1\n"
+    "  --demands-at N     also run at concurrency N (no stand-in CPU) and use it as\n"
+    "                     the loaded run that separates the CPU per round trip of\n"
+    "                     the loop and per statement of the PostgreSQL backends\n"
+    "                     into a base and a wake-up cost (an idle thread woken by\n"
+    "                     I/O costs more, e.g. on a VM whose idle vCPUs halt);\n"
+    "                     default: the live run of the largest concurrency\n"
     "  --cores N|auto     host.cores simulated: N, or auto (default): the online\n"
     "                     CPUs minus the cores other processes used during that\n"
     "                     value's live run (at least 1)\n"
@@ -88,6 +88,14 @@ static void print_calibration(FILE *f, const val_compare *c)
             k->o_rt * 1e6, k->l_simple * 1e6, k->f, k->query_cpu * 1e6, k->rtt * 1e6, k->l_sum * 1e6,
             k->row_cost * 1e9, k->rows_avg, k->l_commit * 1e6, k->l_redis * 1e6, k->background,
             k->flush, k->redis_service);
+    if (k->loaded_at > 0)
+        fprintf(f,
+                "wake-ups (concurrency 1 vs %ld): loop %.2f vs %.2f us per round trip at %.2f vs %.2f "
+                "sleeps per round trip: base %.2f us + wake %.2f us; PostgreSQL %.1f vs %.1f us per "
+                "statement at %.2f vs %.2f sent alone: wake %.1f us\n",
+                k->loaded_at, k->o_rt_1 * 1e6, k->o_rt_n * 1e6, k->loop_sleep_1, k->loop_sleep_n,
+                k->o_rt * 1e6, k->wake * 1e6, k->pg_stmt_1 * 1e6, k->pg_stmt_n * 1e6, k->pg_alone_1,
+                k->pg_alone_n, k->pg_wake * 1e6);
     fprintf(f, "simulated vs live: MAPE %.1f%%, largest error %.1f%%; Amdahl MAPE %.1f%%\n", c->mape,
             c->max_err, c->mape_amdahl);
 }

@@ -55,6 +55,9 @@ static const sim_cfg_key schema[] = {
      "every CPU step grows by this fraction per live request on its loop"},
     {"server", "accept_cpu", SIM_CFG_DUR, "0.278ms", 0, 1, NULL, "s",
      "server CPU to accept a new connection"},
+    {"server", "wake_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+     "extra loop CPU for a burst that finds its loop idle (the thread slept and is woken: "
+     "on a VM an idle vCPU costs a wake-up); 0: none"},
     {"server", "cpu_shape", SIM_CFG_DIST, "gamma(shape=4, mean=1)", 0, 0, NULL, "factor",
      "multiplier on every CPU step (mean 1): the variability of Python work"},
 
@@ -85,6 +88,9 @@ static const sim_cfg_key schema[] = {
     {"postgres", "scan_fraction", SIM_CFG_NUM, "0.75", 0, 4, NULL, "fraction",
      "share of the holds table one hold's four sums visit (index on resource, status)"},
     {"postgres", "commit_cpu", SIM_CFG_DUR, "0.05ms", 0, 1, NULL, "s", "backend CPU of COMMIT"},
+    {"postgres", "wake_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+     "extra backend CPU for a statement that arrives while no backend is running "
+     "(an idle CPU is woken); 0: none"},
     {"postgres", "flush", SIM_CFG_DIST, "0.25ms", 0, 0, NULL, "s",
      "WAL flush at commit; concurrent commits share one flush (group commit)"},
     {"postgres", "holds_rows", SIM_CFG_NUM, "0", 0, 1e12, NULL, "rows",
@@ -171,7 +177,7 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         INT("server", "workers", &p->workers) || NUM("server", "cpu_request", &p->cpu_request) ||
         NUM("server", "cpu_webhook", &p->cpu_webhook) ||
         NUM("server", "cpu_checkout", &p->cpu_checkout) || NUM("server", "cpu_split", &p->cpu_split) ||
-        NUM("server", "crowding", &p->crowding) ||
+        NUM("server", "crowding", &p->crowding) || NUM("server", "wake_cpu", &p->wake_cpu) ||
         NUM("server", "accept_cpu", &p->connect_cpu_server) ||
         sim_cfg_dist(cfg, s, n, "server", "cpu_shape", &p->cpu_shape, err) ||
         NUM("host", "cores", &p->cores) || BOOL("host", "client_on_host", &p->client_on_host) ||
@@ -185,6 +191,7 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         NUM("postgres", "row_cost", &p->pg_row_cost) ||
         NUM("postgres", "scan_fraction", &p->pg_scan_fraction) ||
         NUM("postgres", "commit_cpu", &p->pg_commit_cpu) ||
+        NUM("postgres", "wake_cpu", &p->pg_wake_cpu) ||
         sim_cfg_dist(cfg, s, n, "postgres", "flush", &p->pg_flush, err) ||
         NUM("postgres", "holds_rows", &p->holds_rows) ||
         BOOL("postgres", "row_locks", &p->row_locks) || INT("inventory", "classes", &p->classes) ||

@@ -49,6 +49,7 @@ typedef struct tf_params {
     double cpu_checkout;         /* extra per checkout (session, idempotency, payment setup) */
     double cpu_split;            /* fraction of cpu_request before the first await */
     double crowding;             /* relative step cost growth per live task on the loop */
+    double wake_cpu;             /* extra CPU of a burst that finds its loop idle */
     sim_dist cpu_shape;          /* multiplier distribution for CPU steps (mean 1) */
 
     /* host */
@@ -65,6 +66,7 @@ typedef struct tf_params {
     double pg_row_cost;          /* backend CPU per holds row scanned by a sum */
     double pg_scan_fraction;     /* fraction of holds rows a hold's sums scan */
     double pg_commit_cpu;        /* backend CPU of COMMIT */
+    double pg_wake_cpu;          /* extra backend CPU of a statement arriving with none running */
     sim_dist pg_flush;           /* WAL flush (group commit shares one flush) */
     double holds_rows;           /* rows in the holds table when the run starts */
     int row_locks;               /* holds lock the capacity rows (SELECT ... FOR UPDATE) */

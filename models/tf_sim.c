@@ -83,6 +83,12 @@ typedef struct loop {
     sim_job cur;
     double cur_start, cur_cost;
     sim_tavg busy_t, queue_t;
+    /* Wake-ups: a burst that arrives while the loop is idle (not running,
+     * nothing ready, not inside a burst's continuation) first pays `wake`
+     * CPU (the thread slept; on a VM its vCPU halted).  next_wake: the
+     * wake-up the next burst started pays; cur_wake: the running one's. */
+    double wake, next_wake, cur_wake;
+    int in_cont;
 } loop;
 
 typedef struct worker {
@@ -155,8 +161,10 @@ static void loop_burst_done(sim *s, void *obj)
     l->busy = 0;
     sim_tavg_set(&l->busy_t, l->T->s.now, 0);
     sim_job j = l->cur;
+    l->in_cont = 1; /* what the continuation queues finds the loop awake */
     if (j.fn)
         j.fn(&l->T->s, j.obj);
+    l->in_cont = 0;
     if (!l->busy)
         loop_start(l);
 }
@@ -173,6 +181,9 @@ static void loop_start(loop *l)
     double cost = j.x * (1 + l->crowding * (double)l->live);
     if (cost > 0)
         cost *= sim_dist_sample(l->shape, l->rng);
+    l->cur_wake = l->next_wake;
+    l->next_wake = 0;
+    cost += l->cur_wake;
     l->cur = j;
     l->cur_start = T->s.now;
     l->cur_cost = cost;
@@ -187,6 +198,8 @@ static void loop_start(loop *l)
 static void loop_run(loop *l, void *obj, double cost, sim_fn fn, int front)
 {
     sim_job j = {obj, fn, l->T->s.now, cost};
+    if (!l->busy && !l->in_cont && sim_queue_len(&l->ready) == 0)
+        l->next_wake = l->wake;
     if (front)
         sim_queue_push_front(&l->ready, j);
     else
@@ -195,11 +208,12 @@ static void loop_run(loop *l, void *obj, double cost, sim_fn fn, int front)
     loop_start(l);
 }
 
-static void loop_init(loop *l, tfs *T, double crowding, gsl_rng *rng, const sim_dist *shape,
-                      int on_host)
+static void loop_init(loop *l, tfs *T, double crowding, double wake, gsl_rng *rng,
+                      const sim_dist *shape, int on_host)
 {
     memset(l, 0, sizeof *l);
     l->T = T;
+    l->wake = wake;
     sim_queue_init(&l->ready, 64);
     l->crowding = crowding;
     l->rng = rng;
@@ -218,15 +232,22 @@ static inline tfs *T_of(sim *s) { return (tfs *)s; }
 
 static void record_kind(tfs *T, int kind, double dt) { sim_welford_add(&T->kind[kind], dt); }
 
-/* Apply the kind marks of the burst that just ended, at their place in it. */
+/* Apply the kind marks of the burst that just ended, at their place in it
+ * (after its wake-up, if it had one). */
 static void apply_marks(tfs *T, req *r, const loop *l)
 {
-    double stretch = 0;
+    double stretch = 0, t0 = l->cur_start;
     double nominal = l->cur.x;
     if (nominal > 0)
         stretch = (T->s.now - l->cur_start) / nominal;
+    if (l->cur_wake > 0) {
+        /* time per unit of CPU, times the step's multiplier */
+        double per = (T->s.now - l->cur_start) / l->cur_cost;
+        t0 += l->cur_wake * per;
+        stretch = nominal > 0 ? per * (l->cur_cost - l->cur_wake) / nominal : 0;
+    }
     for (int i = 0; i < r->nmarks; i++) {
-        double t = l->cur_start + r->mark_off[i] * stretch;
+        double t = t0 + r->mark_off[i] * stretch;
         if (r->mark_code[i] == TF_U_KB)
             r->kind_t0 = t;
         else
@@ -328,6 +349,8 @@ static void pg_execute(sim *s, void *obj)
     req *r = obj;
     const tf_uop *u = &r->g->u[r->pc - 1];
     double c = pg_cost(T, r, u->arg);
+    if (T->pg_running == 0)
+        c += T->p->pg_wake_cpu; /* no backend running: an idle CPU wakes up */
     T->pg_running++;
     sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
     if (T->p->pg_on_host)
@@ -856,13 +879,13 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
         sim_sem_init(&T->class_lock[i], 1);
     sim_sem_init(&T->goodie_lock, 1);
     sim_ps_init(&T->host, p->cores);
-    loop_init(&T->client, T, 0, T->r_client, &p->cpu_shape, p->client_on_host);
+    loop_init(&T->client, T, 0, 0, T->r_client, &p->cpu_shape, p->client_on_host);
     T->nworkers = p->workers;
     T->w = calloc((size_t)p->workers, sizeof *T->w);
     assert(T->w && "out of memory");
     for (long i = 0; i < p->workers; i++) {
         worker *w = &T->w[i];
-        loop_init(&w->lp, T, p->crowding, T->r_server, &p->cpu_shape, 1);
+        loop_init(&w->lp, T, p->crowding, p->wake_cpu, T->r_server, &p->cpu_shape, 1);
         sim_sem_init(&w->gate, p->gate);
         sim_sem_init(&w->pool, p->pool_size + p->pool_overflow);
         sim_batcher_init(&w->tb, p->tb_batch_max, tb_latency, &w->lp);

@@ -18,6 +18,15 @@
  * Operation timings ("kinds") are measured the way TigerFans measures them:
  * from the call to the moment the coroutine runs again.
  *
+ * Wake-ups (server.wake_cpu, postgres.wake_cpu; 0 by default): a burst
+ * that arrives at an idle server loop (not running, nothing ready, not the
+ * continuation of the burst that just ended) costs wake_cpu more, before
+ * its own CPU; a statement that arrives while no PostgreSQL backend is
+ * running costs pg_wake_cpu more backend CPU.  An idle thread woken by I/O
+ * pays for its sleep (on a VM the vCPU halted: an IPI, a context switch,
+ * cold caches); a busy one finds the next event ready, so the cost fades
+ * with load.
+ *
  * Cost: about 10-30 calendar events per request; memory O(concurrency);
  * nothing is allocated per event in steady state (request and burst pools).
  */

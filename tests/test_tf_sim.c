@@ -147,6 +147,44 @@ static void test_mechanisms(void **state)
     assert_true(w2.phase[TF_RESERVE].throughput > 1.2 * w1.phase[TF_RESERVE].throughput);
 }
 
+/* Wake-up costs: at concurrency 1 every burst finds the server loop idle
+ * and every statement finds no backend running, so each request pays them
+ * exactly once per burst (its arrival and each of its 11 round-trip
+ * replies: pre-ping, BEGIN, 2 locks, 4 sums, 2 inserts, COMMIT) and per
+ * statement; when the loop is saturated they (nearly) vanish. */
+static const char wake_base[] =
+    "[architecture]\naccounting = pg\npayments = redis\n"
+    "[client]\nphases = reserve\ntotal = 50\ncpu = 0\ncrowding = 0\nconnect_cpu = 0\n"
+    "[server]\ncpu_shape = 1\ncrowding = 0\naccept_cpu = 0\n"
+    "[host]\ncores = 64\n[postgres]\njitter = 1\nflush = 200us\n[redis]\nservice = 10us\n";
+
+static void test_wake_cost(void **state)
+{
+    (void)state;
+    char text[1024];
+    tf_out o0, ow, op;
+    snprintf(text, sizeof text, "%s[client]\nconcurrency = 1\n", wake_base);
+    run_text(text, 5, &o0);
+    snprintf(text, sizeof text, "%s[client]\nconcurrency = 1\n[server]\nwake_cpu = 20us\n", wake_base);
+    run_text(text, 5, &ow);
+    snprintf(text, sizeof text, "%s[client]\nconcurrency = 1\n[postgres]\nwake_cpu = 30us\n", wake_base);
+    run_text(text, 5, &op);
+    assert_close(ow.phase[TF_RESERVE].mean - o0.phase[TF_RESERVE].mean, 12 * 20e-6, 1e-9);
+    assert_close(op.phase[TF_RESERVE].mean - o0.phase[TF_RESERVE].mean, 11 * 30e-6, 1e-9);
+    /* the kind timer (call to resumption) includes the wake-ups of its replies */
+    assert_close(ow.kind_mean[TF_K_HOLD] - o0.kind_mean[TF_K_HOLD], 11 * 20e-6, 1e-9);
+    /* a saturated loop (1 ms per request, 32 in flight) is never idle */
+    snprintf(text, sizeof text, "%s[client]\nconcurrency = 32\ntotal = 400\n[server]\ncpu_request = 1ms\n",
+             wake_base);
+    run_text(text, 5, &o0);
+    snprintf(text, sizeof text,
+             "%s[client]\nconcurrency = 32\ntotal = 400\n[server]\ncpu_request = 1ms\nwake_cpu = 20us\n",
+             wake_base);
+    run_text(text, 5, &ow);
+    assert_true(o0.util[TF_C_SERVER] > 0.95);
+    assert_close(ow.phase[TF_RESERVE].throughput / o0.phase[TF_RESERVE].throughput, 1, 0.01);
+}
+
 static void test_determinism(void **state)
 {
     (void)state;
@@ -194,7 +232,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_permits_and_waves), cmocka_unit_test(test_kind_counts_and_batches),
         cmocka_unit_test(test_sold_out_paths),    cmocka_unit_test(test_mechanisms),
-        cmocka_unit_test(test_determinism),       cmocka_unit_test(test_bad_configs),
+        cmocka_unit_test(test_determinism),       cmocka_unit_test(test_wake_cost),       cmocka_unit_test(test_bad_configs),
     };
     return cmocka_run_group_tests_name("tf_sim", tests, NULL, NULL);
 }

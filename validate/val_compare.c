@@ -136,17 +136,36 @@ static double loop_per_call(const val_live_out *o)
     return isnan(o->loop_cpu) || o->calls < 1 ? 0 : fmax(0, o->loop_cpu - o->spin) / o->calls;
 }
 
-static double pg_per_statement(const val_live_out *o)
+static double pg_statements(const val_live_out *o)
 {
     double n = 0;
     for (int q = 0; q <= TF_Q_COMMIT; q++)
         n += o->call[VAL_LIVE_PG0 + q].n;
+    return n;
+}
+
+static double pg_per_statement(const val_live_out *o)
+{
+    double n = pg_statements(o);
     return n > 0 ? o->pg_cpu / n : NAN;
+}
+
+/* Split CPU per operation d (at concurrency 1: d1 with wake-up share g1;
+ * loaded: dn with gn) into base + wake x share.  Returns the wake cost
+ * (0 when the runs cannot separate them: shares too close, numbers
+ * missing, or the loaded run costlier); *base gets d1 - wake x g1. */
+static double wake_split(double d1, double g1, double dn, double gn, double *base)
+{
+    double w = 0;
+    if (isfinite(d1) && isfinite(dn) && isfinite(g1) && isfinite(gn) && g1 - gn >= 0.1 && d1 > dn)
+        w = fmin((d1 - dn) / (g1 - gn), d1 / g1);
+    *base = d1 - w * g1;
+    return w;
 }
 
 /* The calibration from a live run at concurrency 1 of params p: its
  * results o and its round trips sm; loaded (or NULL): a run under load
- * whose CPU per round trip and per statement replace those of o. */
+ * that separates each CPU per operation into a base and a wake-up cost. */
 static int calib_from(const tf_params *p, const val_live_out *o, const samples *sm,
                       const val_live_out *loaded, val_compare_calib *cal, sim_err *err)
 {
@@ -180,29 +199,50 @@ static int calib_from(const tf_params *p, const val_live_out *o, const samples *
     double denom = ls + (su->n > 0 ? su->n * cal->l_sum : 0) + (co->n > 0 ? co->n : 0) * cal->l_simple;
     cal->pg_on_host = isfinite(o->pg_cpu) && denom > 0;
     cal->f = cal->pg_on_host ? fmin(1, o->pg_cpu / denom) : 1;
-    /* Under load the CPU per operation may differ (on a VM an idle vCPU
-     * makes every wake-up cost CPU): the loaded run's CPU per round trip
-     * and per statement (k x) become the demands, the rest of the light-
-     * load latency stays as latency (rtt), so concurrency 1 is unchanged. */
-    double k = 1;
-    cal->o_rt = o_rt;
+    /* Wake-ups: CPU per round trip of the loop = base + wake x (times the
+     * loop slept / round trips); CPU per statement = base + wake x (share
+     * of statements sent with no other in flight).  At concurrency 1 both
+     * shares are about 1; under load they fall and so does the CPU per
+     * operation (on a VM an idle vCPU halts and each wake-up costs).  Two
+     * runs give both unknowns; the simulation charges the wake-up where
+     * its loop or its backends are idle.  Without a loaded run: no wake-up. */
+    double s1 = o->calls > 0 ? o->loop_sleeps / o->calls : NAN;
+    double g1 = pg_statements(o) > 0 ? o->pg_alone / pg_statements(o) : NAN;
+    cal->loop_sleep_1 = s1;
+    cal->pg_alone_1 = g1;
+    cal->loop_sleep_n = cal->pg_alone_n = cal->o_rt_n = cal->pg_stmt_n = NAN;
+    cal->pg_stmt_1 = pg_per_statement(o);
+    double wake = 0, pwake = 0, base = o_rt, pbase;
     if (loaded) {
-        cal->o_rt = loop_per_call(loaded);
-        double d1 = pg_per_statement(o), dn = pg_per_statement(loaded);
-        if (cal->pg_on_host && d1 > 0 && dn > 0)
-            k = dn / d1;
+        double n = pg_statements(loaded);
+        cal->loop_sleep_n = loaded->calls > 0 ? loaded->loop_sleeps / loaded->calls : NAN;
+        cal->pg_alone_n = n > 0 ? loaded->pg_alone / n : NAN;
+        cal->o_rt_n = loop_per_call(loaded);
+        cal->pg_stmt_n = pg_per_statement(loaded);
+        wake = wake_split(o_rt, s1, cal->o_rt_n, cal->loop_sleep_n, &base);
+        double pw = wake_split(cal->pg_stmt_1, g1, cal->pg_stmt_n, cal->pg_alone_n, &pbase);
+        /* as a share of the statement's CPU at concurrency 1 (about all wake-ups) */
+        if (cal->pg_on_host && pw > 0)
+            pwake = fmin(1, pw / cal->pg_stmt_1);
     }
-    cal->query_cpu = fmin(k * cal->f * cal->l_simple, cal->l_simple + o_rt - cal->o_rt);
-    cal->rtt = fmax(0, cal->l_simple + o_rt - cal->o_rt - cal->query_cpu);
+    cal->o_rt_1 = o_rt;
+    cal->o_rt = base;
+    cal->wake = wake;
+    /* the simulated loop wakes for every reply at concurrency 1, the
+     * backends for every statement */
+    cal->pg_wake = pwake * cal->f * cal->l_simple;
+    cal->query_cpu = (1 - pwake) * cal->f * cal->l_simple;
+    cal->rtt = fmax(0, cal->l_simple + o_rt - base - wake - cal->query_cpu - cal->pg_wake);
     cal->rows_avg = (p->holds_rows + o->holds_rows_end) / 2;
     cal->row_cost = cal->rows_avg >= 1 && p->pg_scan_fraction > 0
-                        ? 4 * k * cal->f * fmax(0, cal->l_sum - cal->l_simple) / (p->pg_scan_fraction * cal->rows_avg)
+                        ? 4 * cal->f * fmax(0, cal->l_sum - cal->l_simple) / (p->pg_scan_fraction * cal->rows_avg)
                         : 0;
     cal->background = background_cores(o);
     /* what a round trip costs before the server's part, as simulated */
-    double before = cal->o_rt + cal->rtt;
+    double before = cal->o_rt + cal->wake + cal->rtt;
     int cc = VAL_LIVE_PG0 + TF_Q_COMMIT;
-    int rc = fit_spec(sm->x[cc], sm->n[cc], before + cal->query_cpu, cal->flush, sizeof cal->flush, err);
+    int rc = fit_spec(sm->x[cc], sm->n[cc], before + cal->query_cpu + cal->pg_wake, cal->flush,
+                      sizeof cal->flush, err);
     /* Redis: all round trips pooled (the model has one service time) */
     size_t nall = 0;
     for (int r = 0; r <= TF_R_REMOVE; r++)
@@ -262,12 +302,13 @@ size_t val_compare_overrides(const val_compare_calib *cal, const tf_params *p, d
         "client.max_connections=1000000\nhost.client_on_host=true\n"
         "host.cores=%.9g\nhost.postgres_on_host=%s\nhost.rtt=%.9g\n"
         "postgres.query_cpu=%.9g\npostgres.commit_cpu=%.9g\npostgres.row_cost=%.9g\n"
-        "postgres.jitter=1\npostgres.flush=%s\nredis.service=%s\n",
+        "postgres.jitter=1\npostgres.flush=%s\nredis.service=%s\n"
+        "server.wake_cpu=%.9g\npostgres.wake_cpu=%.9g\n",
         req, fmin(1, fmax(0, split)), s * p->cpu_checkout, s * p->cpu_webhook,
         s * p->pg_loop_cpu_txn + 2 * c, s * p->pg_loop_cpu_query + c + cal->o_rt,
         s * p->redis_loop_cpu + c + cal->o_rt, s * p->tb_loop_cpu + c, cores,
         cal->pg_on_host ? "true" : "false", cal->rtt, cal->query_cpu, cal->query_cpu, cal->row_cost,
-        cal->flush, cal->redis_service);
+        cal->flush, cal->redis_service, cal->wake, cal->pg_wake);
     return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
 
@@ -434,7 +475,7 @@ int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare 
             rc = calib_run(base, o, &lo, 1, &p1, &own, err);
         }
         if (rc == SIM_OK && o->demands_at > 0) {
-            step(o, "calibration of the CPU demands: concurrency %ld, no stand-in CPU", o->demands_at);
+            step(o, "calibration of the wake-ups: concurrency %ld, no stand-in CPU", o->demands_at);
             val_live_opts ld = o->live;
             ld.cpu_scale = 0;
             ld.cpu_per_step = 0;
@@ -442,22 +483,37 @@ int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare 
             rc = calib_run(base, o, &ld, o->demands_at, &pn, &loaded, err);
             tf_params_fini(&pn);
         }
-        if (rc == SIM_OK)
-            rc = calib_from(one < o->n ? &ps[one] : &p1, o1, &sm, o->demands_at > 0 ? &loaded : NULL,
-                            &c->cal, err);
+        for (size_t i = 0, k = one < o->n ? 1 : 0; i < o->n && rc == SIM_OK; i++) {
+            if (i == one)
+                continue;
+            step(o, "live %zu/%zu: %s=%s", ++k, o->n, o->key, o->values[i]);
+            if (c->n < i + 1)
+                c->n = i + 1;
+            rc = val_live_run(&ps[i], &o->live, o->srv, &c->pts[i].live, err);
+            c->pts[i].background = background_cores(&c->pts[i].live);
+            if (rc)
+                sim_err_prefix(err, "%s=%s: ", o->key, o->values[i]);
+        }
+        /* The loaded run: the --demands-at run, or the live point with the
+         * largest concurrency (above 1) */
+        const val_live_out *ld = NULL;
+        long at = 0;
+        if (o->demands_at > 0) {
+            ld = &loaded;
+            at = o->demands_at;
+        } else {
+            for (size_t i = 0; i < o->n; i++)
+                if (i != one && ps[i].concurrency > (at ? at : 1)) {
+                    ld = &c->pts[i].live;
+                    at = ps[i].concurrency;
+                }
+        }
+        if (rc == SIM_OK) {
+            rc = calib_from(one < o->n ? &ps[one] : &p1, o1, &sm, ld, &c->cal, err);
+            c->cal.loaded_at = ld ? at : 0;
+        }
         tf_params_fini(&p1);
         samples_fini(&sm);
-    }
-    for (size_t i = 0, k = one < o->n ? 1 : 0; i < o->n && rc == SIM_OK; i++) {
-        if (i == one)
-            continue;
-        step(o, "live %zu/%zu: %s=%s", ++k, o->n, o->key, o->values[i]);
-        if (c->n < i + 1)
-            c->n = i + 1;
-        rc = val_live_run(&ps[i], &o->live, o->srv, &c->pts[i].live, err);
-        c->pts[i].background = background_cores(&c->pts[i].live);
-        if (rc)
-            sim_err_prefix(err, "%s=%s: ", o->key, o->values[i]);
     }
     if (rc == SIM_OK) {
         step(o, "simulation: %zu points", o->n);

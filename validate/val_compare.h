@@ -8,9 +8,10 @@
  *     phase).  With one request in flight every round trip is timed without
  *     queueing (send to reply), by class, with the CPU used by the loop's
  *     thread, by the PostgreSQL backends of the run and by the host.
- *     Optionally (demands_at) a second run under load, whose CPU per round
- *     trip and per statement replace the light-load ones.
- *  2. Live runs: one per value, with the stand-in CPU asked for.
+ *     Optionally (demands_at) a second run under load without stand-in CPU.
+ *  2. Live runs: one per value, with the stand-in CPU asked for.  The
+ *     loaded run for the wake-ups is the demands_at run, or else the point
+ *     with the largest concurrency above 1 (none: no wake-up costs).
  *  3. Simulation of every value from the same config with the calibrated
  *     parameters (mapping below), `reps` replications (CI), after all live
  *     runs (so that they do not compete for the CPU).
@@ -29,20 +30,29 @@
  *   f    = PostgreSQL backend CPU / (sum of the statements' latencies
  *          less o_rt, COMMIT counted as L_s): the share of a round trip
  *          that is backend CPU (1 when the backends' CPU cannot be read)
- *   k    = 1, or with demands_at: (backend CPU per statement under load) /
- *          (the same at concurrency 1); o_rt' = o_rt, or the loaded run's
- *   postgres.query_cpu     k f L_s;  postgres.commit_cpu the same
- *   host.rtt               L_s + o_rt - o_rt' - query_cpu (the rest of the
- *                          round trip: at concurrency 1 the simulated round
- *                          trip takes what the measured one took)
- *   postgres.row_cost      4 k f (mean sum latency - L_s) / (scan_fraction x
+ *   wake-ups: CPU per operation = base + wake x share, from concurrency 1
+ *          and the loaded run (two equations; wake 0 when the shares differ
+ *          by less than 0.1 or the loaded run costs more): for the loop,
+ *          share = times its thread slept (voluntary context switches) per
+ *          round trip, CPU = o_rt; for PostgreSQL, share = statements sent
+ *          with no other in flight / statements, CPU = backend CPU per
+ *          statement; p = its wake / its CPU at concurrency 1
+ *   o_rt'  = the loop's base; server.wake_cpu its wake (the simulated loop
+ *          wakes for every reply at concurrency 1, and only when idle)
+ *   postgres.query_cpu     (1 - p) f L_s;  postgres.commit_cpu the same
+ *   postgres.wake_cpu      p f L_s (charged when no backend is running)
+ *   host.rtt               L_s + o_rt - o_rt' - server.wake_cpu - f L_s
+ *                          (the rest of the round trip: at concurrency 1
+ *                          the simulated round trip takes what the
+ *                          measured one took)
+ *   postgres.row_cost      4 f (mean sum latency - L_s) / (scan_fraction x
  *                          mean holds rows during the calibration)
  *   postgres.flush         ML fit (val_fit) of the COMMIT latencies less
- *                          o_rt' + rtt + query_cpu: the lowest-AIC family,
+ *                          o_rt' + wake + rtt + f L_s: the lowest-AIC family,
  *                          scaled to the sample mean
  *   postgres.jitter        1 (means only; latency tails are in the fits)
  *   redis.service          the same fit of the Redis round trips less
- *                          o_rt' + rtt
+ *                          o_rt' + wake + rtt
  *   CPU steps, exactly what the live driver spins (scale s, per step c):
  *   server.cpu_request     s x cpu_request + 2c (split so that the part
  *                          before the first await is s x its part + c)
@@ -82,7 +92,8 @@ typedef struct val_compare_opts {
     unsigned reps;            /* simulation replications per point (>= 2 for a CI; 0: config's) */
     long calib_total;         /* requests per phase of a calibration run of its own (0: the
                                  config's total) */
-    long demands_at;          /* > 0: take the CPU demands from a run at this concurrency */
+    long demands_at;          /* > 0: the loaded run for the wake-ups is a run at this
+                                 concurrency (0: the largest value's live run) */
     double cores;             /* > 0: host.cores for the simulation; 0: online CPUs minus
                                  the background measured at each point */
     val_live_opts live;       /* stand-in CPU, stop flag, phase progress */
@@ -97,6 +108,13 @@ typedef struct val_compare_opts {
 typedef struct val_compare_calib {
     double o_rt, l_simple, l_sum, l_commit, l_redis, f, rows_avg, background;
     double rtt, query_cpu, row_cost;
+    double wake, pg_wake;               /* server.wake_cpu, postgres.wake_cpu */
+    long loaded_at;                     /* concurrency of the loaded run (0: none) */
+    /* measured: CPU per round trip of the loop and per statement, loop
+     * sleeps per round trip, share of statements sent alone; _1 at
+     * concurrency 1, _n in the loaded run (NaN: none) */
+    double o_rt_1, o_rt_n, pg_stmt_1, pg_stmt_n;
+    double loop_sleep_1, loop_sleep_n, pg_alone_1, pg_alone_n;
     char flush[2048], redis_service[2048];  /* distribution specs */
     int pg_on_host;
 } val_compare_calib;

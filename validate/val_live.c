@@ -153,6 +153,9 @@ struct val_live {
     double spin, rows, t_start;
     long inflight_max, wave_overlaps;
     uint64_t calls;
+    uint64_t idle_waits;  /* waits for I/O with nothing ready */
+    long pg_inflight;     /* PostgreSQL statements sent, reply not yet read */
+    uint64_t pg_alone;    /* statements sent while no other was in flight */
 };
 
 unsigned val_live_slots(const tf_params *p)
@@ -449,6 +452,10 @@ static int run(val_live *e, unsigned i, sim_err *err)
             r->call_class = pg ? VAL_LIVE_PG0 + u->arg : VAL_LIVE_REDIS0 + u->arg;
             r->value = 0;
             r->t_call = io->now(io->ctx);
+            if (pg) {
+                e->pg_alone += e->pg_inflight == 0;
+                e->pg_inflight++;
+            }
             return io->start(io->ctx, &c, i, err);
         }
         case TF_U_END:
@@ -471,6 +478,8 @@ void val_live_done(val_live *e, unsigned tag, long long value, double t)
     if (e->o->on_call)
         e->o->on_call(e->o->on_call_ctx, r->call_class, dt);
     e->calls++;
+    if (r->call_class < VAL_LIVE_REDIS0)
+        e->pg_inflight--;
     r->value = value;
     rq_push(&e->ready, t, 0, tag);
 }
@@ -514,12 +523,14 @@ static void collect(val_live *e, val_live_out *o)
     o->spin = e->spin;
     o->elapsed = e->io->now(e->io->ctx) - e->t_start;
     o->calls = (double)e->calls;
+    o->idle_waits = (double)e->idle_waits;
+    o->pg_alone = (double)e->pg_alone;
     double req = 0;
     for (int i = 0; i < TF_NPHASES; i++)
         req += e->ok[i] + e->errors[i];
     o->requests = req;
     o->holds_rows_end = e->rows;
-    o->loop_cpu = o->pg_cpu = o->redis_cpu = o->host_cpu = o->cores = nan;
+    o->loop_cpu = o->pg_cpu = o->redis_cpu = o->host_cpu = o->cores = o->loop_sleeps = nan;
     o->gate_max = e->gate.max_in_use;
     o->pool_max = e->pool.max_in_use;
     o->inflight_max = e->inflight_max;
@@ -598,8 +609,10 @@ int val_live_run_io(const tf_params *p, const val_live_opts *o, const val_live_i
         }
         if (e.ready.len > 0)
             rc = run(&e, rq_pop(&e.ready), err);
-        if (rc == SIM_OK && e.phase < TF_NPHASES)
+        if (rc == SIM_OK && e.phase < TF_NPHASES) {
+            e.idle_waits += e.ready.len == 0;
             rc = io->wait(io->ctx, &e, e.ready.len == 0, err);
+        }
     }
     if (rc != SIM_OK && e.phase < TF_NPHASES) {
         /* keep what the interrupted phase completed */
@@ -621,7 +634,7 @@ void val_live_table(const val_live_out *o, int text, sim_table *t)
 {
     sim_layout l;
     sim_layout_init(&l);
-    size_t cap = TF_NPHASES * PM_N + 4 + 3 * TF_NKINDS + 3 * VAL_LIVE_NCLASS + 4, n = 0;
+    size_t cap = TF_NPHASES * PM_N + 4 + 3 * TF_NKINDS + 3 * VAL_LIVE_NCLASS + 7, n = 0;
     double *v = malloc(cap * sizeof *v);
     assert(v && "out of memory");
 #define ADD(scope, name, metric, fmt, x) (sim_layout_add(&l, scope, name, metric, NAN, 0, fmt), v[n++] = (x))
@@ -653,6 +666,9 @@ void val_live_table(const val_live_out *o, int text, sim_table *t)
     }
     ADD("run", "totals", "holds_rows_end", "%.0f", o->holds_rows_end);
     ADD("run", "totals", "round_trips", "%.0f", o->calls);
+    ADD("run", "totals", "idle_waits", "%.0f", o->idle_waits);
+    ADD("run", "totals", "loop_sleeps", "%.0f", o->loop_sleeps);
+    ADD("run", "totals", "pg_alone", "%.0f", o->pg_alone);
     ADD("run", "totals", "spin", "%.4g", o->spin);
     ADD("run", "totals", "elapsed", "%.4g", o->elapsed);
 #undef ADD

@@ -135,11 +135,17 @@ typedef struct val_live_out {
     double spin;                     /* seconds spun in CPU steps */
     double elapsed;                  /* seconds from the first phase's start to the end */
     double calls, requests;          /* round trips and requests completed */
+    double idle_waits;               /* times the loop waited for I/O with no coroutine
+                                        ready (it went idle unless a reply was there) */
+    double pg_alone;                 /* PostgreSQL statements sent while no other one
+                                        was in flight (sent, reply not yet read) */
     double holds_rows_end;           /* holds rows when the run ended */
     /* filled by the real backend (NaN otherwise): CPU seconds used by the
      * loop's thread, by the PostgreSQL backends of the run's connections,
-     * by the Redis server, and by the whole host (all cores), during the run */
-    double loop_cpu, pg_cpu, redis_cpu, host_cpu;
+     * by the Redis server, and by the whole host (all cores), during the run;
+     * times the loop's thread blocked (voluntary context switches: it slept
+     * and a reply woke it) */
+    double loop_cpu, pg_cpu, redis_cpu, host_cpu, loop_sleeps;
     double cores;                    /* online CPUs of the host (NaN: unknown) */
     /* invariant witnesses */
     long gate_max, pool_max, inflight_max, wave_overlaps;
@@ -171,7 +177,8 @@ int val_live_run_io(const tf_params *p, const val_live_opts *o, const val_live_i
  * CPU seconds / elapsed, over the cores for postgres_cpu and host_cpu),
  * kind (mean, sd, count), round_trip (per class seen: mean, sd, count: send
  * to reply, without the wait for the loop) and run totals (holds_rows_end,
- * round_trips, spin, elapsed).  text: values formatted for people. */
+ * round_trips, idle_waits, loop_sleeps, pg_alone, spin,
+ * elapsed).  text: values formatted for people. */
 void val_live_table(const val_live_out *o, int text, sim_table *t);
 
 #endif

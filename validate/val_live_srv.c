@@ -87,6 +87,23 @@ static double thread_cpu(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Voluntary context switches of the calling thread (it blocked: here, the
+ * loop slept in poll and a reply woke it), NaN if unreadable. */
+static double thread_sleeps(void)
+{
+    FILE *f = fopen("/proc/thread-self/status", "r");
+    if (!f)
+        return NAN;
+    char line[256];
+    double v = NAN;
+    unsigned long long n;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "voluntary_ctxt_switches: %llu", &n) == 1)
+            v = (double)n;
+    fclose(f);
+    return v;
+}
+
 /* CPU seconds of process pid (schedstat), NaN if unreadable. */
 static double proc_cpu(int pid)
 {
@@ -648,9 +665,10 @@ int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv 
         for (unsigned i = 0; i < S.npg; i++)
             S.pg[i].cpu0 = proc_cpu(S.pg[i].pid);
         double r0 = S.nrd ? redis_cpu(S.rd[0].c) : NAN;
-        double h0 = host_cpu(), l0 = thread_cpu();
+        double h0 = host_cpu(), l0 = thread_cpu(), s0 = thread_sleeps();
         rc = val_live_run_io(p, o, &io, out, err);
         out->loop_cpu = thread_cpu() - l0;
+        out->loop_sleeps = thread_sleeps() - s0;
         out->host_cpu = host_cpu() - h0;
         double pgc_ = 0;
         for (unsigned i = 0; i < S.npg; i++)
