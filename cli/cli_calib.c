@@ -65,18 +65,30 @@ int cli_calib_value(const sim_cfg *cfg, const char *key, double *v, sim_err *err
 typedef struct pdef {
     const char *key;
     double lo, hi;
+    int fit; /* fitted unless --fit names others */
 } pdef;
 
-/* The parameters that cannot be measured directly, with bounds. */
+/* The parameters that cannot be measured directly, with bounds.
+ * server.cpu_checkout is not fitted by default: at concurrency 1 the
+ * measured checkout spends as much time outside its operations as reserve
+ * (pg_pg: 1.11 vs 1.23 ms), so the data hold no checkout-specific CPU, and
+ * a fitted one stands in for PostgreSQL session time that an architecture
+ * with Redis sessions does not have (it cut the tb_redis checkout
+ * prediction by a third). */
 static const pdef defaults[] = {
-    {"client.cpu", 2e-5, 5e-3},           {"client.connect_cpu", 1e-5, 5e-2},
-    {"client.connect_crowding", 1e-5, 1},
-    {"server.cpu_request", 2e-5, 5e-3},   {"server.cpu_webhook", 1e-6, 5e-3},
-    {"server.cpu_checkout", 1e-6, 5e-3},  {"client.crowding", 1e-6, 1},
-    {"server.crowding", 1e-6, 1},
-    {"server.accept_cpu", 1e-6, 2e-2},    {"postgres.loop_cpu_query", 1e-6, 2e-3},
-    {"postgres.query_cpu", 1e-6, 3e-3},   {"postgres.row_cost", 1e-10, 2e-6},
-    {"host.cores", 1, 64},
+    {"client.cpu", 2e-5, 5e-3, 1},
+    {"client.connect_cpu", 1e-5, 5e-2, 1},
+    {"client.connect_crowding", 1e-5, 1, 1},
+    {"server.cpu_request", 2e-5, 5e-3, 1},
+    {"server.cpu_webhook", 1e-6, 5e-3, 1},
+    {"server.cpu_checkout", 1e-6, 5e-3, 0},
+    {"client.crowding", 1e-6, 1, 1},
+    {"server.crowding", 1e-6, 1, 1},
+    {"server.accept_cpu", 1e-6, 2e-2, 1},
+    {"postgres.loop_cpu_query", 1e-6, 2e-3, 1},
+    {"postgres.query_cpu", 1e-6, 3e-3, 1},
+    {"postgres.row_cost", 1e-10, 2e-6, 1},
+    {"host.cores", 1, 64, 1},
 };
 
 int cli_calib_params(const char *list, const sim_cfg *cfg, val_calib_param *params, size_t max,
@@ -94,7 +106,8 @@ int cli_calib_params(const char *list, const sim_cfg *cfg, val_calib_param *para
             keys[nk++] = t;
     } else {
         for (size_t i = 0; i < nd; i++)
-            keys[nk++] = defaults[i].key;
+            if (defaults[i].fit)
+                keys[nk++] = defaults[i].key;
     }
     if (nk == 0)
         return sim_err_set(err, SIM_EINPUT, "--fit: no parameter given");

@@ -90,8 +90,11 @@ static void emit_session(tf_prog *g, const tf_params *p, int kind, int redis_rts
                          : kind == TF_K_FULFILL ? ful : rem;
         emit_redis(g, p, ops, redis_rts);
     } else {
-        static const int q[] = {TF_Q_INSERT, TF_Q_UPDATE, TF_Q_UPDATE};
-        int qs[3] = {kind == TF_K_GET ? TF_Q_SELECT : q[0], q[1], q[2]};
+        /* save: the session row and its pending-set entry (Redis: HSET and
+         * ZADD in one MULTI); get: one SELECT; fulfill: two statements (the
+         * two SET NX); remove_pending: one */
+        int qs[3] = {kind == TF_K_GET ? TF_Q_SELECT : TF_Q_INSERT,
+                     kind == TF_K_SAVE ? TF_Q_INSERT : TF_Q_UPDATE, TF_Q_UPDATE};
         emit_pg(g, p, qs, pg_stmts, kind != TF_K_GET);
     }
     emit(g, TF_U_KE, kind, 0);
@@ -107,7 +110,7 @@ void tf_prog_build(tf_prog *g, const tf_params *p)
     emit_hold(&g[TF_EP_CHECKOUT], p);
     int jump = g[TF_EP_CHECKOUT].n;
     emit(&g[TF_EP_CHECKOUT], TF_U_JSOLD, 0, 0);
-    emit_session(&g[TF_EP_CHECKOUT], p, TF_K_SAVE, 1, 1);
+    emit_session(&g[TF_EP_CHECKOUT], p, TF_K_SAVE, 1, 2);
     g[TF_EP_CHECKOUT].u[jump].arg = g[TF_EP_CHECKOUT].n;
     emit(&g[TF_EP_CHECKOUT], TF_U_CPU, 0, post);
     emit(&g[TF_EP_CHECKOUT], TF_U_END, 0, 0);
