@@ -16,6 +16,7 @@ const char cmd_compare_usage[] =
     "usage: tfsim compare CONFIG --vary SECTION.KEY=V1,V2,... [--reps N] [--set S.K=V]...\n"
     "                     [server options] [--cpu-scale F] [--cpu-per-step T]\n"
     "                     [--calib-total N] [--demands-at N] [--cores N|auto]\n"
+    "                     [--live-reps N]\n"
     "                     [--params-out FILE]\n"
     "                     [--format text|csv|json] [--db FILE]\n"
     "\n"
@@ -34,7 +35,8 @@ const char cmd_compare_usage[] =
     "concurrency-1 point (X(N) = X(1) N / (1 + sigma1 (N - 1)), sigma1 = share of\n"
     "the N = 1 response time outside the kind timings; needs the key\n"
     "client.concurrency and the value 1), the errors in percent of the live\n"
-    "value, and the cores other processes used during each live run; then the\n"
+    "value, the cores other processes used during each live run, the live runs\n"
+    "made and the range of their throughputs in percent of the median; then the\n"
     "mean absolute percentage error (MAPE) per phase and over all points.\n"
     "\n"
     "options:\n"
@@ -53,6 +55,10 @@ const char cmd_compare_usage[] =
     "  --cores N|auto     host.cores simulated: N, or auto (default): the online\n"
     "                     CPUs minus the cores other processes used during that\n"
     "                     value's live run (at least 1)\n"
+    "  --live-reps N      live runs per value (default 1, at most 100): the live\n"
+    "                     figure is their median, so that one noisy run does not\n"
+    "                     decide the error (on a shared VM one run can differ\n"
+    "                     from the next by 20% or more)\n"
     "  --params-out FILE  write the simulation overrides of the first value (the\n"
     "                     calibrated parameters) as `section.key=value` lines\n"
     "  --format F         text (default), csv or json\n"
@@ -123,7 +129,8 @@ int cmd_compare(int argc, char **argv)
             !strcmp(a, "--db")) {
             r = cli_scenario_opt(cmd, argc, argv, &i, ov, &o);
         } else if (!strcmp(a, "--vary") || !strcmp(a, "--reps") || !strcmp(a, "--calib-total") ||
-                   !strcmp(a, "--cores") || !strcmp(a, "--params-out") || !strcmp(a, "--demands-at")) {
+                   !strcmp(a, "--cores") || !strcmp(a, "--params-out") || !strcmp(a, "--demands-at") ||
+                   !strcmp(a, "--live-reps")) {
             if (i + 1 >= argc) {
                 rc = cli_usage_error(cmd, "%s needs a value", a);
                 goto out;
@@ -143,6 +150,10 @@ int cmd_compare(int argc, char **argv)
                 if (cli_parse_long(cmd, a, v, 1, VAL_LIVE_MAX_TOTAL, &n))
                     r = -1;
                 co.calib_total = n;
+            } else if (!strcmp(a, "--live-reps")) {
+                if (cli_parse_long(cmd, a, v, 1, VAL_COMPARE_MAX_LIVE_REPS, &n))
+                    r = -1;
+                co.live_reps = (unsigned)n;
             } else if (!strcmp(a, "--demands-at")) {
                 if (cli_parse_long(cmd, a, v, 1, 1000000, &n))
                     r = -1;

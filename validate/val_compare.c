@@ -8,6 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "models/mdl.h"
 #include "models/mdl_sweep.h"
 #include "sim/sim_rep.h"
@@ -417,6 +420,45 @@ void val_compare_analyse(val_compare *c, const char *key)
     errors(c);
 }
 
+/* The point's further live runs (o->live_reps - 1, after the first one in
+ * pt->live): each complete phase's throughput becomes the median over the
+ * runs, with their range in live_lo/live_hi.  Cost: live_reps live runs. */
+static int live_repeat(const tf_params *p, const val_compare_opts *o, val_compare_point *pt,
+                       sim_err *err)
+{
+    unsigned want = o->live_reps > 1 ? o->live_reps : 1;
+    double x[TF_NPHASES][VAL_COMPARE_MAX_LIVE_REPS];
+    size_t nx[TF_NPHASES] = {0};
+    assert(want <= VAL_COMPARE_MAX_LIVE_REPS);
+    for (int ph = 0; ph < TF_NPHASES; ph++)
+        if (pt->live.phase_ran[ph] == 1)
+            x[ph][nx[ph]++] = pt->live.phase[ph].throughput;
+    pt->live_runs = 1;
+    int rc = SIM_OK;
+    val_live_out *more = malloc(sizeof *more);
+    assert(more && "out of memory");
+    for (unsigned r = 1; r < want && rc == SIM_OK; r++) {
+        rc = val_live_run(p, &o->live, o->srv, more, err);
+        if (rc)
+            break;
+        pt->live_runs++;
+        for (int ph = 0; ph < TF_NPHASES; ph++)
+            if (more->phase_ran[ph] == 1 && pt->live.phase_ran[ph] == 1)
+                x[ph][nx[ph]++] = more->phase[ph].throughput;
+    }
+    free(more);
+    for (int ph = 0; ph < TF_NPHASES; ph++) {
+        pt->live_lo[ph] = pt->live_hi[ph] = NAN;
+        if (!nx[ph])
+            continue;
+        gsl_sort(x[ph], 1, nx[ph]);
+        pt->live.phase[ph].throughput = gsl_stats_median_from_sorted_data(x[ph], 1, nx[ph]);
+        pt->live_lo[ph] = x[ph][0];
+        pt->live_hi[ph] = x[ph][nx[ph] - 1];
+    }
+    return rc;
+}
+
 int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare *c, sim_err *err)
 {
     memset(c, 0, sizeof *c);
@@ -464,6 +506,8 @@ int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare 
             step(o, "live 1/%zu: %s=%s (also the calibration)", o->n, o->key, o->values[one]);
             rc = val_live_run(&ps[one], &lo, o->srv, &c->pts[one].live, err);
             c->pts[one].background = background_cores(&c->pts[one].live);
+            if (rc == SIM_OK)
+                rc = live_repeat(&ps[one], o, &c->pts[one], err);
             c->n = one + 1;
             o1 = &c->pts[one].live;
             if (rc)
@@ -491,6 +535,8 @@ int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare 
                 c->n = i + 1;
             rc = val_live_run(&ps[i], &o->live, o->srv, &c->pts[i].live, err);
             c->pts[i].background = background_cores(&c->pts[i].live);
+            if (rc == SIM_OK)
+                rc = live_repeat(&ps[i], o, &c->pts[i], err);
             if (rc)
                 sim_err_prefix(err, "%s=%s: ", o->key, o->values[i]);
         }
@@ -553,7 +599,8 @@ void val_compare_table(const val_compare *c, const char *key, sim_table *t)
         ca = sim_table_col(t, "amdahl", "%.1f"), ce = sim_table_col(t, "sim_err_pct", "%.1f"),
         cae = sim_table_col(t, "amdahl_err_pct", "%.1f"),
         cmx = sim_table_col(t, "max_abs_err_pct", "%.1f"),
-        cb = sim_table_col(t, "background_cores", "%.2f");
+        cb = sim_table_col(t, "background_cores", "%.2f"),
+        cn = sim_table_col(t, "live_runs", "%.0f"), cr = sim_table_col(t, "live_range_pct", "%.1f");
     sim_table_group_by(t, cs);
     double tot_e[TF_NPHASES] = {0}, tot_a[TF_NPHASES] = {0}, mx[TF_NPHASES] = {0};
     int n_e[TF_NPHASES] = {0}, n_a[TF_NPHASES] = {0};
@@ -575,6 +622,8 @@ void val_compare_table(const val_compare *c, const char *key, sim_table *t)
             sim_table_num(t, ce, e);
             sim_table_num(t, cae, a);
             sim_table_num(t, cb, pt->background);
+            sim_table_num(t, cn, (double)pt->live_runs);
+            sim_table_num(t, cr, (pt->live_hi[ph] - pt->live_lo[ph]) / live * 100);
             if (pt->live.phase_ran[ph] == 1 && isfinite(e)) {
                 tot_e[ph] += fabs(e);
                 n_e[ph]++;

@@ -77,6 +77,8 @@
 #ifndef VAL_COMPARE_H
 #define VAL_COMPARE_H
 
+#define VAL_COMPARE_MAX_LIVE_REPS 100 /* live runs per point at most */
+
 #include <stddef.h>
 
 #include "sim/sim_cfg.h"
@@ -96,6 +98,8 @@ typedef struct val_compare_opts {
                                  concurrency (0: the largest value's live run) */
     double cores;             /* > 0: host.cores for the simulation; 0: online CPUs minus
                                  the background measured at each point */
+    unsigned live_reps;       /* live runs per point (0 or 1: one); the live figure of a
+                                 phase is the median of its complete runs */
     val_live_opts live;       /* stand-in CPU, stop flag, phase progress */
     const val_live_srv *srv;  /* the servers (borrowed) */
     /* Called before each step ("calibration", "live 3/5: client.concurrency=4",
@@ -122,8 +126,11 @@ typedef struct val_compare_calib {
 typedef struct val_compare_point {
     char value[128];
     long concurrency;              /* client.concurrency of the point */
-    val_live_out live;
-    double background;             /* cores used by other processes during the live run */
+    val_live_out live;             /* the first live run; phase throughputs: the median
+                                      over the point's runs */
+    unsigned live_runs;            /* live runs made (the rest cut short by a failure) */
+    double live_lo[TF_NPHASES], live_hi[TF_NPHASES]; /* range of the runs' throughputs */
+    double background;             /* cores used by other processes during the first run */
     double cores;                  /* host.cores simulated */
     double sim[TF_NPHASES], sim_half[TF_NPHASES];
     unsigned reps;                 /* simulation replications run */

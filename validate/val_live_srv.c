@@ -222,6 +222,10 @@ static int pg_send(srv *S, pgc *k, const val_live_call *c)
             sql = "INSERT INTO tfsim_live.fulfilled (session_id) VALUES ($1) ON CONFLICT DO NOTHING";
         } else if (c->kind == TF_K_REMOVE) {
             sql = "DELETE FROM tfsim_live.payment_sessions WHERE id = $1";
+        } else if (c->nth == 1) {
+            /* the save's second statement: the pending-set entry (ZADD) */
+            sql = "INSERT INTO tfsim_live.pending_sessions (session_id, expires_at)"
+                  " VALUES ($1, now() + interval '15 minutes')";
         } else {
             snprintf(b, sizeof b, "ord-%llu", (unsigned long long)c->id);
             snprintf(g, sizeof g, "%lld", c->holds[0]);
@@ -523,6 +527,8 @@ static int setup_schema(srv *S, sim_err *err)
         " customer_email text NOT NULL, created_at timestamptz NOT NULL, status text NOT NULL,"
         " fulfilled boolean NOT NULL DEFAULT false, expires_at timestamptz NOT NULL);"
         "CREATE TABLE tfsim_live.fulfilled (session_id text PRIMARY KEY);"
+        "CREATE TABLE tfsim_live.pending_sessions (session_id text PRIMARY KEY,"
+        " expires_at timestamptz NOT NULL);"
         "INSERT INTO tfsim_live.resources VALUES ('goodie', %.0f)", p->goodies);
     for (long c = 0; c < p->classes; c++)
         n += snprintf(sql + n, len - (size_t)n, ", ('ticket:%ld', %.0f)", c, p->tickets);
@@ -562,6 +568,7 @@ static int setup_schema(srv *S, sim_err *err)
         "SELECT * FROM tfsim_live.payment_sessions WHERE id = 'warm';"
         "UPDATE tfsim_live.payment_sessions SET fulfilled = true WHERE id = 'warm' AND NOT fulfilled;"
         "INSERT INTO tfsim_live.fulfilled (session_id) VALUES ('warm') ON CONFLICT DO NOTHING;"
+        "INSERT INTO tfsim_live.pending_sessions (session_id, expires_at) VALUES ('warm', now());"
         "DELETE FROM tfsim_live.payment_sessions WHERE id = 'warm';"
         "ROLLBACK";
     for (unsigned i = 0; i < S->npg && rc == SIM_OK; i++)

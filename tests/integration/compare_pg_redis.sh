@@ -8,7 +8,7 @@ compare_srv() {
 expect 0 "compare pg_redis, no stand-in CPU (csv)" -- compare_srv configs/live/pg_redis.ini \
     --vary client.concurrency=1,4,16 --set client.total=100 --reps 3 --format csv \
     --params-out "$tmp/params.txt"
-if [ "$(head -n 1 "$tmp/out")" = "scope,client.concurrency,phase,live,simulated,simulated_ci,amdahl,sim_err_pct,amdahl_err_pct,max_abs_err_pct,background_cores" ]; then ok; else bad "compare csv header"; head -n 1 "$tmp/out" | sed 's/^/    /'; fi
+if [ "$(head -n 1 "$tmp/out")" = "scope,client.concurrency,phase,live,simulated,simulated_ci,amdahl,sim_err_pct,amdahl_err_pct,max_abs_err_pct,background_cores,live_runs,live_range_pct" ]; then ok; else bad "compare csv header"; head -n 1 "$tmp/out" | sed 's/^/    /'; fi
 # 3 values x 4 phases, each with live, simulated (CI) and Amdahl; then 5 MAPE rows
 awk -F, '$1 == "point" && $4 > 0 && $5 > 0 && $6 != "" && $7 > 0 && $8 != "" { p++ }
          $1 == "mape" && $8 != "" { m++ }
@@ -41,6 +41,15 @@ expect_err "stored as run 1" "compare --db stores the table"
 awk '$1 ~ /^(1|4)$/ && ($2 == "checkout" || $2 == "reserve") { n++; e = $7 < 0 ? -$7 : $7; if (e > 40) bad = 1 }
      END { exit bad || n != 4 }' "$tmp/out" && ok || { bad "compare 1 ms: simulated within 40% of live"; sed -n '1,12p' "$tmp/out" | sed 's/^/    /'; }
 
+# --live-reps: every point is run that many times; the live figure is the
+# median, with the range of the runs next to it
+expect 0 "compare --live-reps 3" -- compare_srv configs/live/pg_redis.ini \
+    --vary client.concurrency=1,2 --set client.total=30 --set client.phases=reserve,commit \
+    --live-reps 3 --reps 2 --format csv
+awk -F, '$1 == "point" { n++; if ($12 != 3 || !($13 >= 0)) bad = 1 }
+         END { exit bad || n != 4 }' "$tmp/out" && ok || { bad "compare --live-reps 3: 3 runs and a range per point"; sed 's/^/    /' "$tmp/out"; }
+expect 2 "compare --live-reps 0" -- compare_srv configs/live/pg_redis.ini --vary client.concurrency=1,2 --live-reps 0
+expect_err "--live-reps" "compare --live-reps 0: names the option"
 # bad input (exit 2 before anything runs) and a server that is down (exit 1)
 expect 2 "compare without --vary" -- compare_srv configs/live/pg_redis.ini
 expect_err "--vary" "compare without --vary: says so"
