@@ -421,41 +421,55 @@ void val_compare_analyse(val_compare *c, const char *key)
 }
 
 /* The point's further live runs (o->live_reps - 1, after the first one in
- * pt->live): each complete phase's throughput becomes the median over the
- * runs, with their range in live_lo/live_hi.  Cost: live_reps live runs. */
-static int live_repeat(const tf_params *p, const val_compare_opts *o, val_compare_point *pt,
-                       sim_err *err)
+ * pt->live, with the live options lo: the calibration point passes the
+ * ones that collect its round trips, so that they pool over the runs).
+ * Each complete phase's throughput becomes the median over the runs, with
+ * their range in live_lo/live_hi; the rest of pt->live (CPU counters, round
+ * trips, kind timings) becomes that of the run with the median elapsed
+ * time.  Cost: live_reps - 1 live runs; memory: live_reps results. */
+static int live_repeat(const tf_params *p, const val_compare_opts *o, const val_live_opts *lo,
+                       val_compare_point *pt, sim_err *err)
 {
     unsigned want = o->live_reps > 1 ? o->live_reps : 1;
-    double x[TF_NPHASES][VAL_COMPARE_MAX_LIVE_REPS];
-    size_t nx[TF_NPHASES] = {0};
     assert(want <= VAL_COMPARE_MAX_LIVE_REPS);
-    for (int ph = 0; ph < TF_NPHASES; ph++)
-        if (pt->live.phase_ran[ph] == 1)
-            x[ph][nx[ph]++] = pt->live.phase[ph].throughput;
-    pt->live_runs = 1;
+    double x[TF_NPHASES][VAL_COMPARE_MAX_LIVE_REPS], el[VAL_COMPARE_MAX_LIVE_REPS];
+    size_t nx[TF_NPHASES] = {0};
+    val_live_out *runs = malloc(want * sizeof *runs);
+    assert(runs && "out of memory");
+    runs[0] = pt->live;
+    unsigned n = 1;
     int rc = SIM_OK;
-    val_live_out *more = malloc(sizeof *more);
-    assert(more && "out of memory");
-    for (unsigned r = 1; r < want && rc == SIM_OK; r++) {
-        rc = val_live_run(p, &o->live, o->srv, more, err);
-        if (rc)
-            break;
-        pt->live_runs++;
+    while (n < want && rc == SIM_OK)
+        if ((rc = val_live_run(p, lo, o->srv, &runs[n], err)) == SIM_OK)
+            n++;
+    pt->live_runs = n;
+    for (unsigned r = 0; r < n; r++) {
+        el[r] = runs[r].elapsed;
         for (int ph = 0; ph < TF_NPHASES; ph++)
-            if (more->phase_ran[ph] == 1 && pt->live.phase_ran[ph] == 1)
-                x[ph][nx[ph]++] = more->phase[ph].throughput;
+            if (runs[r].phase_ran[ph] == 1 && runs[0].phase_ran[ph] == 1)
+                x[ph][nx[ph]++] = runs[r].phase[ph].throughput;
     }
-    free(more);
+    /* the representative run: the one with the median elapsed time */
+    double sorted[VAL_COMPARE_MAX_LIVE_REPS];
+    memcpy(sorted, el, n * sizeof *el);
+    gsl_sort(sorted, 1, n);
+    double mid = sorted[(n - 1) / 2];
+    for (unsigned r = 0; r < n; r++)
+        if (el[r] == mid) {
+            pt->live = runs[r];
+            break;
+        }
     for (int ph = 0; ph < TF_NPHASES; ph++) {
         pt->live_lo[ph] = pt->live_hi[ph] = NAN;
-        if (!nx[ph])
+        if (!nx[ph] || pt->live.phase_ran[ph] != 1)
             continue;
         gsl_sort(x[ph], 1, nx[ph]);
         pt->live.phase[ph].throughput = gsl_stats_median_from_sorted_data(x[ph], 1, nx[ph]);
         pt->live_lo[ph] = x[ph][0];
         pt->live_hi[ph] = x[ph][nx[ph] - 1];
     }
+    pt->background = background_cores(&pt->live);
+    free(runs);
     return rc;
 }
 
@@ -507,7 +521,7 @@ int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare 
             rc = val_live_run(&ps[one], &lo, o->srv, &c->pts[one].live, err);
             c->pts[one].background = background_cores(&c->pts[one].live);
             if (rc == SIM_OK)
-                rc = live_repeat(&ps[one], o, &c->pts[one], err);
+                rc = live_repeat(&ps[one], o, &lo, &c->pts[one], err);
             c->n = one + 1;
             o1 = &c->pts[one].live;
             if (rc)
@@ -536,7 +550,7 @@ int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare 
             rc = val_live_run(&ps[i], &o->live, o->srv, &c->pts[i].live, err);
             c->pts[i].background = background_cores(&c->pts[i].live);
             if (rc == SIM_OK)
-                rc = live_repeat(&ps[i], o, &c->pts[i], err);
+                rc = live_repeat(&ps[i], o, &o->live, &c->pts[i], err);
             if (rc)
                 sim_err_prefix(err, "%s=%s: ", o->key, o->values[i]);
         }
