@@ -85,6 +85,9 @@ static const sim_cfg_key schema[] = {
      "backend CPU of a simple statement"},
     {"postgres", "row_cost", SIM_CFG_DUR, "26.8ns", 0, 1e-3, NULL, "s/row",
      "backend CPU per holds row visited by a hold's sums"},
+    {"postgres", "sum_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+     "extra backend CPU of a sum over an empty holds table (aggregate and index scan "
+     "set-up), on top of query_cpu"},
     {"postgres", "scan_fraction", SIM_CFG_NUM, "0.75", 0, 4, NULL, "fraction",
      "share of the holds table one hold's four sums visit (index on resource, status)"},
     {"postgres", "commit_cpu", SIM_CFG_DUR, "0.05ms", 0, 1, NULL, "s", "backend CPU of COMMIT"},
@@ -189,6 +192,7 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         NUM("postgres", "loop_cpu_txn", &p->pg_loop_cpu_txn) ||
         NUM("postgres", "query_cpu", &p->pg_query_cpu) ||
         NUM("postgres", "row_cost", &p->pg_row_cost) ||
+        NUM("postgres", "sum_cpu", &p->pg_sum_cpu) ||
         NUM("postgres", "scan_fraction", &p->pg_scan_fraction) ||
         NUM("postgres", "commit_cpu", &p->pg_commit_cpu) ||
         NUM("postgres", "wake_cpu", &p->pg_wake_cpu) ||

@@ -64,6 +64,7 @@ typedef struct tf_params {
     double pg_loop_cpu_txn;      /* session begin/commit overhead on the loop */
     double pg_query_cpu;         /* backend CPU of a simple query */
     double pg_row_cost;          /* backend CPU per holds row scanned by a sum */
+    double pg_sum_cpu;           /* extra backend CPU of a sum with no rows */
     double pg_scan_fraction;     /* fraction of holds rows a hold's sums scan */
     double pg_commit_cpu;        /* backend CPU of COMMIT */
     double pg_wake_cpu;          /* extra backend CPU of a statement arriving with none running */

@@ -48,7 +48,7 @@ void tf_sim_demand(const tf_params *p, int phase, tf_demand *d)
         case TF_U_PG: {
             double c = u->arg == TF_Q_COMMIT ? p->pg_commit_cpu : p->pg_query_cpu;
             if (u->arg == TF_Q_SUM)
-                c += p->holds_rows * p->pg_row_cost * p->pg_scan_fraction / 4;
+                c += p->pg_sum_cpu + p->holds_rows * p->pg_row_cost * p->pg_scan_fraction / 4;
             d->pg += c;
             d->latency += p->net_rtt + (u->arg == TF_Q_COMMIT ? sim_dist_mean(&p->pg_flush) : 0);
             break;
@@ -274,7 +274,7 @@ static double pg_cost(tfs *T, req *r, int q)
     double c = p->pg_query_cpu;
     switch (q) {
     case TF_Q_SUM:
-        c += T->rows * p->pg_row_cost * p->pg_scan_fraction / 4;
+        c += p->pg_sum_cpu + T->rows * p->pg_row_cost * p->pg_scan_fraction / 4;
         break;
     case TF_Q_INSERT_TICKET:
         if (T->tickets >= 1) {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <gsl/gsl_fit.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
@@ -66,19 +67,49 @@ static int params_of(const sim_cfg *cfg, tf_params *p, sim_err *err)
 /* ---- calibration ---- */
 
 typedef struct samples {
-    double *x[VAL_LIVE_NCLASS];
+    double *x[VAL_LIVE_NCLASS];    /* latencies */
+    double *rows[VAL_LIVE_NCLASS]; /* holds rows at each call */
     size_t n[VAL_LIVE_NCLASS], cap[VAL_LIVE_NCLASS];
 } samples;
 
-static void on_call(void *ctx, int cls, double latency)
+static void on_call(void *ctx, int cls, double latency, double rows)
 {
     samples *s = ctx;
     if (s->n[cls] == s->cap[cls]) {
         s->cap[cls] = s->cap[cls] ? 2 * s->cap[cls] : 256;
         s->x[cls] = realloc(s->x[cls], s->cap[cls] * sizeof *s->x[cls]);
-        assert(s->x[cls] && "out of memory");
+        s->rows[cls] = realloc(s->rows[cls], s->cap[cls] * sizeof *s->rows[cls]);
+        assert(s->x[cls] && s->rows[cls] && "out of memory");
     }
+    s->rows[cls][s->n[cls]] = rows;
     s->x[cls][s->n[cls]++] = latency;
+}
+
+/* Least squares of the sums' latency on the holds rows: its value at no
+ * rows (a0) and its slope per row (b); 0 when there are too few samples
+ * or too little spread in rows to tell (then the caller falls back on the
+ * mean). */
+static int sum_fit(const samples *sm, double *a0, double *b)
+{
+    int c = VAL_LIVE_PG0 + TF_Q_SUM;
+    size_t n = sm->n[c];
+    if (n < 30)
+        return 0;
+    double lo = sm->rows[c][0], hi = lo;
+    for (size_t i = 1; i < n; i++) {
+        lo = fmin(lo, sm->rows[c][i]);
+        hi = fmax(hi, sm->rows[c][i]);
+    }
+    if (hi - lo < 100)
+        return 0;
+    double c0, c1, cov00, cov01, cov11, sumsq;
+    if (gsl_fit_linear(sm->rows[c], 1, sm->x[c], 1, n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq))
+        return 0;
+    if (!isfinite(c0) || !isfinite(c1))
+        return 0;
+    *a0 = c0;
+    *b = fmax(0, c1);
+    return 1;
 }
 
 /* Fit x[0..n) - minus (each at least 100 ns) and write a spec of the
@@ -237,9 +268,21 @@ static int calib_from(const tf_params *p, const val_live_out *o, const samples *
     cal->query_cpu = (1 - pwake) * cal->f * cal->l_simple;
     cal->rtt = fmax(0, cal->l_simple + o_rt - base - wake - cal->query_cpu - cal->pg_wake);
     cal->rows_avg = (p->holds_rows + o->holds_rows_end) / 2;
-    cal->row_cost = cal->rows_avg >= 1 && p->pg_scan_fraction > 0
-                        ? 4 * cal->f * fmax(0, cal->l_sum - cal->l_simple) / (p->pg_scan_fraction * cal->rows_avg)
-                        : 0;
+    /* A sum costs a set-up (sum_cpu) plus its rows (row_cost): from the
+     * sums' latency against the rows made so far when both can be told
+     * apart, else all of the sums' excess over a simple statement is put
+     * on the mean rows of the run. */
+    double a0, b;
+    cal->sum_cpu = 0;
+    if (p->pg_scan_fraction > 0 && sum_fit(sm, &a0, &b)) {
+        cal->row_cost = 4 * cal->f * b / p->pg_scan_fraction;
+        cal->sum_cpu = cal->f * fmax(0, a0 - o_rt - cal->l_simple);
+    } else {
+        cal->row_cost = cal->rows_avg >= 1 && p->pg_scan_fraction > 0
+                            ? 4 * cal->f * fmax(0, cal->l_sum - cal->l_simple) /
+                                  (p->pg_scan_fraction * cal->rows_avg)
+                            : 0;
+    }
     cal->background = background_cores(o);
     /* what a round trip costs before the server's part, as simulated */
     double before = cal->o_rt + cal->wake + cal->rtt;
@@ -266,8 +309,10 @@ static int calib_from(const tf_params *p, const val_live_out *o, const samples *
 
 static void samples_fini(samples *sm)
 {
-    for (int c = 0; c < VAL_LIVE_NCLASS; c++)
+    for (int c = 0; c < VAL_LIVE_NCLASS; c++) {
         free(sm->x[c]);
+        free(sm->rows[c]);
+    }
 }
 
 /* A calibration run of its own: base at concurrency conc (calib_total
@@ -305,12 +350,13 @@ size_t val_compare_overrides(const val_compare_calib *cal, const tf_params *p, d
         "client.max_connections=1000000\nhost.client_on_host=true\n"
         "host.cores=%.9g\nhost.postgres_on_host=%s\nhost.rtt=%.9g\n"
         "postgres.query_cpu=%.9g\npostgres.commit_cpu=%.9g\npostgres.row_cost=%.9g\n"
+        "postgres.sum_cpu=%.9g\n"
         "postgres.jitter=1\npostgres.flush=%s\nredis.service=%s\n"
         "server.wake_cpu=%.9g\npostgres.wake_cpu=%.9g\n",
         req, fmin(1, fmax(0, split)), s * p->cpu_checkout, s * p->cpu_webhook,
         s * p->pg_loop_cpu_txn + 2 * c, s * p->pg_loop_cpu_query + c + cal->o_rt,
         s * p->redis_loop_cpu + c + cal->o_rt, s * p->tb_loop_cpu + c, cores,
-        cal->pg_on_host ? "true" : "false", cal->rtt, cal->query_cpu, cal->query_cpu, cal->row_cost,
+        cal->pg_on_host ? "true" : "false", cal->rtt, cal->query_cpu, cal->query_cpu, cal->row_cost, cal->sum_cpu,
         cal->flush, cal->redis_service, cal->wake, cal->pg_wake);
     return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }

@@ -45,8 +45,13 @@
  *                          (the rest of the round trip: at concurrency 1
  *                          the simulated round trip takes what the
  *                          measured one took)
- *   postgres.row_cost      4 f (mean sum latency - L_s) / (scan_fraction x
- *                          mean holds rows during the calibration)
+ *   postgres.row_cost      4 f b / scan_fraction, b the slope of the sums'
+ *                          latency against the holds rows made so far
+ *                          (least squares, >= 30 sums spread over >= 100
+ *                          rows); else 4 f (mean sum latency - L_s) /
+ *                          (scan_fraction x mean holds rows of the run)
+ *   postgres.sum_cpu       f (a0 - o_rt - L_s), a0 that line at no rows
+ *                          (0 without the line)
  *   postgres.flush         ML fit (val_fit) of the COMMIT latencies less
  *                          o_rt' + wake + rtt + f L_s: the lowest-AIC family,
  *                          scaled to the sample mean
@@ -111,7 +116,7 @@ typedef struct val_compare_opts {
 /* What the calibration measured and what it maps onto (see above). */
 typedef struct val_compare_calib {
     double o_rt, l_simple, l_sum, l_commit, l_redis, f, rows_avg, background;
-    double rtt, query_cpu, row_cost;
+    double rtt, query_cpu, row_cost, sum_cpu;
     double wake, pg_wake;               /* server.wake_cpu, postgres.wake_cpu */
     long loaded_at;                     /* concurrency of the loaded run (0: none) */
     /* measured: CPU per round trip of the loop and per statement, loop

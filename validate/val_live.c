@@ -476,7 +476,7 @@ void val_live_done(val_live *e, unsigned tag, long long value, double t)
     double dt = t - r->t_call;
     sim_welford_add(&e->cls_w[r->call_class], dt);
     if (e->o->on_call)
-        e->o->on_call(e->o->on_call_ctx, r->call_class, dt);
+        e->o->on_call(e->o->on_call_ctx, r->call_class, dt, e->rows);
     e->calls++;
     if (r->call_class < VAL_LIVE_REDIS0)
         e->pg_inflight--;

@@ -110,8 +110,9 @@ typedef struct val_live_opts {
     /* Called after each phase (may be NULL). */
     void (*progress)(void *ctx, int phase, double ok, double wall);
     void *progress_ctx;
-    /* Called for every round trip with its class and latency (may be NULL). */
-    void (*on_call)(void *ctx, int cls, double latency);
+    /* Called for every round trip with its class, its latency and the holds
+     * rows made so far (preloaded ones included) (may be NULL). */
+    void (*on_call)(void *ctx, int cls, double latency, double rows);
     void *on_call_ctx;
 } val_live_opts;
 
