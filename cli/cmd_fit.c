@@ -25,7 +25,8 @@ const char cmd_fit_usage[] =
     "                       save = lognormal(mu=-8.6, sigma=0.3)   lowest concurrency\n"
     "                       save_c1 = ...  save_c16 = ...          each concurrency\n"
     "  --alpha A          KS level a family must pass (default 0.01)\n"
-    "  --quantiles N      empirical fallback: N intervals (default 100)\n"
+    "  --quantiles N      empirical fallback: N intervals (default 100, at most 200,\n"
+    "                     so that the spec fits on one config line)\n"
     "  --max-samples N    per group; larger groups are reduced by reservoir\n"
     "                     sampling with a fixed seed (default 1000000)\n"
     "  --chosen           print only the chosen fit of each group\n"
@@ -92,7 +93,7 @@ int cmd_fit(int argc, char **argv)
             o.alpha = al;
         } else if (!strcmp(flag, "--quantiles")) {
             long q;
-            if (cli_parse_long(cmd, "--quantiles", v, 1, 10000, &q))
+            if (cli_parse_long(cmd, "--quantiles", v, 1, VAL_FIT_MAX_QUANTILES, &q))
                 return EXIT_INPUT;
             o.quantiles = (unsigned)q;
         } else if (!strcmp(flag, "--max-samples")) {

@@ -723,12 +723,49 @@ static void suggest_section(const char *pattern, const char *section, char *best
     }
 }
 
+/* A distribution value that names an entry of a [fit.*] section
+ * ("fit.redis.paymentsession.save": section fit.redis.paymentsession, key
+ * save) stands for that entry's value.  *text: the value to parse
+ * (borrowed from c); SIM_EINPUT naming the reference when it is missing. */
+static int dist_text(const sim_cfg *c, const char *value, const char *loc, const char *section,
+                     const char *key, const char **text, sim_err *err)
+{
+    *text = value;
+    if (strncmp(value, SIM_CFG_FIT_PREFIX, strlen(SIM_CFG_FIT_PREFIX)) || strchr(value, '('))
+        return SIM_OK;
+    const char *dot = strrchr(value, '.');
+    char sec[256];
+    if (!dot || dot == value + strlen(SIM_CFG_FIT_PREFIX) - 1 || !dot[1] ||
+        (size_t)(dot - value) >= sizeof sec)
+        return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: '%s' is not fit.SECTION.KEY", loc, section,
+                           key, value);
+    snprintf(sec, sizeof sec, "%.*s", (int)(dot - value), value);
+    const sim_cfg_entry *e = sim_cfg_find(c, sec, dot + 1);
+    if (!e)
+        return sim_err_set(err, SIM_EINPUT,
+                           "%s: %s.%s: '%s': no such fitted distribution (include the fragment "
+                           "tfsim fit --config-out wrote)",
+                           loc, section, key, value);
+    *text = e->value;
+    return SIM_OK;
+}
+
 int sim_cfg_check(const sim_cfg *c, const sim_cfg_key *schema, size_t n, sim_err *err)
 {
     for (size_t i = 0; i < c->n; i++) {
         const sim_cfg_entry *e = &c->e[i];
         char loc[512];
         where(e, loc, sizeof loc);
+        if (!strncmp(e->section, SIM_CFG_FIT_PREFIX, strlen(SIM_CFG_FIT_PREFIX))) {
+            /* a library of fitted distributions: any key, a distribution */
+            sim_dist d;
+            char msg[256];
+            if (sim_dist_parse(e->value, &d, msg, sizeof msg))
+                return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: bad distribution '%s': %s", loc,
+                                   e->section, e->key, e->value, msg);
+            sim_dist_fini(&d);
+            continue;
+        }
         int sec_known = 0;
         for (size_t j = 0; j < n && !sec_known; j++)
             sec_known = section_matches(schema[j].section, e->section);
@@ -761,7 +798,10 @@ int sim_cfg_check(const sim_cfg *c, const sim_cfg_key *schema, size_t n, sim_err
                                    e->section, e->key, best);
             return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: unknown key", loc, e->section, e->key);
         }
-        if (parse_value(k, e->section, e->value, loc, NULL, err))
+        const char *text = e->value;
+        if (k->type == SIM_CFG_DIST && dist_text(c, e->value, loc, e->section, e->key, &text, err))
+            return err->code;
+        if (parse_value(k, e->section, text, loc, NULL, err))
             return err->code;
     }
     return SIM_OK;
@@ -829,12 +869,15 @@ int sim_cfg_str(const sim_cfg *c, const sim_cfg_key *schema, size_t n, const cha
 int sim_cfg_dist(const sim_cfg *c, const sim_cfg_key *schema, size_t n, const char *section,
                  const char *key, sim_dist *d, sim_err *err)
 {
+    const sim_cfg_key *k;
     const char *txt;
-    if (sim_cfg_str(c, schema, n, section, key, &txt, err))
+    char loc[512], msg[256];
+    if (lookup(c, schema, n, section, key, &k, &txt, loc, sizeof loc, err))
         return err->code;
-    char msg[256], w[512];
+    assert(k->type == SIM_CFG_DIST && "sim_cfg_dist on a key that is not a distribution");
+    if (dist_text(c, txt, loc, section, key, &txt, err))
+        return err->code;
     if (sim_dist_parse(txt, d, msg, sizeof msg))
-        return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: %s",
-                           sim_cfg_where(c, section, key, w, sizeof w), section, key, msg);
+        return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: %s", loc, section, key, msg);
     return SIM_OK;
 }

@@ -9,11 +9,15 @@
  * (key and value trimmed; the value may be empty); lines starting with ; or
  * # are comments, and so is the rest of a line from a ; that follows a
  * space; leading space has no meaning (no continuation lines); a UTF-8 byte
- * order mark is skipped.  Anything else is a syntax error at its line.  Later assignments win.  Every entry
- * remembers its origin (file and line, or "--set") so that an error names
- * file:line: section.key.  A schema (a const table of sim_cfg_key owned by
- * the model) says which sections and keys exist, their type, unit, default
- * and range; sim_cfg_check() rejects unknown ones with a did-you-mean.
+ * order mark is skipped.  Anything else is a syntax error at its line.
+ * Later assignments win.  Every entry remembers its origin (file and line,
+ * or "--set") so that an error names file:line: section.key.  A schema (a
+ * const table of sim_cfg_key owned by the model) says which sections and
+ * keys exist, their type, unit, default and range; sim_cfg_check() rejects
+ * unknown ones with a did-you-mean.  Sections named fit.*
+ * (SIM_CFG_FIT_PREFIX) are a library of named distributions with any keys
+ * (what `tfsim fit` writes); a distribution key may name one of them as
+ * "fit.SECTION.KEY".
  *
  * Invariants: include depth <= SIM_CFG_MAX_DEPTH, no include cycles, lines
  * shorter than SIM_CFG_MAX_LINE bytes, no NUL bytes.  The raw text of every
@@ -31,6 +35,10 @@
 
 #define SIM_CFG_MAX_DEPTH 16
 #define SIM_CFG_MAX_LINE 4096
+/* Sections whose names start with this hold named distributions (any
+ * key; what `tfsim fit --config-out` writes); a distribution key may name
+ * one as "fit.SECTION.KEY" instead of giving a spec. */
+#define SIM_CFG_FIT_PREFIX "fit."
 
 typedef enum sim_cfg_type {
     SIM_CFG_NUM,   /* real number, optional unit suffix per spec */

@@ -5,6 +5,7 @@
 #include "tests/test_util.h"
 
 #include "sim/sim_cfg.h"
+#include "sim/sim_dist.h"
 
 static const sim_cfg_key schema[] = {
     {"sim", "seed", SIM_CFG_INT, "1", 0, 1e15, NULL, NULL, "master seed"},
@@ -383,6 +384,44 @@ static sim_cfg *cfg_from(const char *text)
     return c;
 }
 
+/* [fit.*] sections hold named distributions; a distribution key names one
+ * as fit.SECTION.KEY (what tfsim fit --config-out writes, to be included). */
+static void test_fit_references(void **state)
+{
+    (void)state;
+    sim_cfg *c = cfg_from("[fit.redis.session]\nsave = exp(mean=2ms)\nget_c4 = 50us\n"
+                          "[station.db]\nservice = fit.redis.session.save\n"
+                          "[station.web]\nservice = fit.redis.session.get_c4\n"
+                          "[client]\nthink = 1s\n");
+    sim_err err;
+    sim_err_clear(&err);
+    assert_int_equal(sim_cfg_check(c, schema, NS, &err), SIM_OK);
+    sim_dist d;
+    assert_int_equal(sim_cfg_dist(c, schema, NS, "station.db", "service", &d, &err), SIM_OK);
+    assert_close(sim_dist_mean(&d), 2e-3, 1e-15);
+    sim_dist_fini(&d);
+    assert_int_equal(sim_cfg_dist(c, schema, NS, "station.web", "service", &d, &err), SIM_OK);
+    assert_close(sim_dist_mean(&d), 50e-6, 1e-15);
+    sim_dist_fini(&d);
+    /* a missing one names the reference; a bad spec in a fit section and a
+     * reference without a key are refused by the check */
+    assert_int_equal(sim_cfg_set(c, "station.db.service=fit.redis.session.nope", &err), SIM_OK);
+    assert_int_equal(sim_cfg_dist(c, schema, NS, "station.db", "service", &d, &err), SIM_EINPUT);
+    assert_non_null(strstr(err.msg, "'fit.redis.session.nope': no such fitted distribution"));
+    assert_int_equal(sim_cfg_check(c, schema, NS, &err), SIM_EINPUT);
+    sim_cfg_free(c);
+    c = cfg_from("[fit.x]\na = exp(mean=-1)\n[client]\nthink = 1s\n");
+    sim_err_clear(&err);
+    assert_int_equal(sim_cfg_check(c, schema, NS, &err), SIM_EINPUT);
+    assert_non_null(strstr(err.msg, "fit.x.a: bad distribution"));
+    sim_cfg_free(c);
+    c = cfg_from("[station.db]\nservice = fit.\n[client]\nthink = 1s\n");
+    sim_err_clear(&err);
+    assert_int_equal(sim_cfg_check(c, schema, NS, &err), SIM_EINPUT);
+    assert_non_null(strstr(err.msg, "is not fit.SECTION.KEY"));
+    sim_cfg_free(c);
+}
+
 static void test_getters(void **state)
 {
     (void)state;
@@ -530,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_load_string),
         cmocka_unit_test(test_check),
         cmocka_unit_test(test_getters),
+        cmocka_unit_test(test_fit_references),
         cmocka_unit_test(test_parsers),
         cmocka_unit_test(test_spec_lookup),
     };

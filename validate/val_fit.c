@@ -1,5 +1,7 @@
 #include "validate/val_fit.h"
 
+#include "sim/sim_cfg.h"
+
 #include <assert.h>
 #include <errno.h>
 #include <math.h>
@@ -562,7 +564,7 @@ int val_fit_sample(const double *x, size_t n, const val_fit_opts *o, val_fit_rep
     rep->chosen = -1;
     if (n < VAL_FIT_MIN_N)
         return sim_err_set(err, SIM_EINPUT, "only %zu samples (at least %d are needed to fit)", n, VAL_FIT_MIN_N);
-    assert(o->quantiles >= 1 && o->alpha >= 0 && o->alpha < 1);
+    assert(o->quantiles >= 1 && o->quantiles <= VAL_FIT_MAX_QUANTILES && o->alpha >= 0 && o->alpha < 1);
     sim_rng_setup();
     double *xs = malloc(n * sizeof *xs);
     assert(xs);
@@ -862,7 +864,9 @@ int val_fit_write_config(const val_fit_result *r, const char *path, sim_err *err
     fprintf(f, "# tfsim fit of %s: service-time distributions in seconds (sim_dist specs).\n"
                "# Chosen: lowest AIC among the families passing Kolmogorov-Smirnov at the\n"
                "# chosen level; empirical quantiles when none passes.  KEY is the fit at the\n"
-               "# lowest concurrency measured, KEY_cC the fit at concurrency C.\n",
+               "# lowest concurrency measured, KEY_cC the fit at concurrency C.  Include this\n"
+               "# file in a scenario; a distribution key may then name a fit as\n"
+               "# fit.SECTION.KEY (e.g. redis.service = fit.redis.paymentsession.save).\n",
             r->source);
     char sec[VAL_SAMPLES_OP_MAX + 8], key[VAL_SAMPLES_OP_MAX + 1];
     char sec2[VAL_SAMPLES_OP_MAX + 8], key2[VAL_SAMPLES_OP_MAX + 1];
@@ -895,6 +899,8 @@ int val_fit_write_config(const val_fit_result *r, const char *path, sim_err *err
             if (g->rep.chosen != VAL_FIT_EMPIRICAL)
                 fprintf(f, ", KS p=%.3g", x->ks_p);
             fprintf(f, "\n");
+            /* VAL_FIT_MAX_QUANTILES keeps the longest spec on one line */
+            assert(strlen(key2) + strlen(spec) + 16 < SIM_CFG_MAX_LINE);
             if (first)
                 fprintf(f, "%s = %s\n", key2, spec);
             fprintf(f, "%s_c%u = %s\n", key2, g->concurrency, spec);

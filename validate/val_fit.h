@@ -71,9 +71,15 @@ const char *val_fit_family_name(val_fit_family f);
 /* Fewest samples a group needs. */
 #define VAL_FIT_MIN_N 20
 
+/* The most intervals of the empirical fallback: its spec (up to 16
+ * characters per quantile) must fit on one config line of the fragment
+ * val_fit_write_config writes (SIM_CFG_MAX_LINE). */
+#define VAL_FIT_MAX_QUANTILES 200
+
 typedef struct val_fit_opts {
     double alpha;         /* KS level a family must pass (default 0.01) */
-    unsigned quantiles;   /* empirical fallback: intervals (default 100) */
+    unsigned quantiles;   /* empirical fallback: intervals (default 100, at most
+                             VAL_FIT_MAX_QUANTILES) */
     size_t max_samples;   /* per group (default 1,000,000) */
     uint64_t seed;        /* for the reservoir sampling (default 1) */
 } val_fit_opts;

@@ -23,3 +23,25 @@ if [ "$(head -n 1 "$tmp/out")" = "operation,concurrency,n,family,params,mean_ms,
 if cmp -s "$tmp/a.txt" "$tmp/b.txt"; then ok; else bad "fit output not deterministic"; fi
 expect 2 "fit --alpha out of range" -- "$TFSIM" fit "$tmp/ok.csv" --alpha 2
 expect 2 "fit two files" -- "$TFSIM" fit "$tmp/ok.csv" "$tmp/ok.csv"
+# The empirical fallback at the most quantiles still writes one config line
+# per key that the config loader reads back (a bimodal sample: no family
+# passes); more quantiles than fit on a line are refused up front.
+awk 'BEGIN { print "operation,concurrency,latency_us,timestamp";
+             for (i = 1; i <= 4000; i++) printf "svc.two,1,%.3f,%d\n", (i % 2 ? 100 : 5000) + ((i * 7919) % 1000) / 10.0, i }' >"$tmp/bimodal.csv"
+expect 0 "fit --quantiles 200 (empirical)" -- "$TFSIM" fit "$tmp/bimodal.csv" --quantiles 200 --config-out "$tmp/emp.ini"
+if grep -q '^two = empirical(' "$tmp/emp.ini"; then ok; else bad "fit --quantiles 200: empirical spec written"; fi
+printf 'include = %s\n' "$tmp/emp.ini" >"$tmp/emp_run.ini"
+cat configs/queueing/mm1.ini | grep -v '^include' >>"$tmp/emp_run.ini"
+expect 0 "the empirical fragment loads" -- "$TFSIM" run "$tmp/emp_run.ini" --reps 2 --set queueing.customers=1000
+# a distribution key names a fitted one as fit.SECTION.KEY (here the
+# bimodal service, mean about 2.6 ms: at 0.9 arrivals/s the server is idle,
+# so the mean response time is the service mean)
+expect 0 "run with service = fit.svc.two" -- "$TFSIM" run "$tmp/emp_run.ini" --reps 2 \
+    --set queueing.customers=2000 --set station.server.service=fit.svc.two --format csv
+awk -F, '$1 == "station" && $2 == "server" { found = 1; if ($6 < 0.002 || $6 > 0.0032) bad = 1 }
+         END { exit bad || !found }' "$tmp/out" && ok || { bad "fit.svc.two: mean response about 2.6 ms"; head -5 "$tmp/out" | sed 's/^/    /'; }
+expect 2 "run with a missing fitted distribution" -- "$TFSIM" run "$tmp/emp_run.ini" \
+    --set station.server.service=fit.svc.none
+expect_err "fit.svc.none': no such fitted distribution" "missing fit.SECTION.KEY: named"
+expect 2 "fit --quantiles 1000" -- "$TFSIM" fit "$tmp/bimodal.csv" --quantiles 1000
+expect_err "--quantiles" "fit --quantiles 1000: names the option"
