@@ -92,8 +92,8 @@ static const sim_cfg_key schema[] = {
      "share of the holds table one hold's four sums visit (index on resource, status)"},
     {"postgres", "commit_cpu", SIM_CFG_DUR, "0.05ms", 0, 1, NULL, "s", "backend CPU of COMMIT"},
     {"postgres", "wake_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
-     "extra backend CPU for a statement that arrives while no backend is running "
-     "(an idle CPU is woken); 0: none"},
+     "extra backend CPU for a statement that finds a host core idle (backends on the "
+     "host) or no backend running (an idle CPU is woken); 0: none"},
     {"postgres", "flush", SIM_CFG_DIST, "0.25ms", 0, 0, NULL, "s",
      "WAL flush at commit; concurrent commits share one flush (group commit)"},
     {"postgres", "holds_rows", SIM_CFG_NUM, "0", 0, 1e12, NULL, "rows",

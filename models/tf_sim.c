@@ -349,8 +349,10 @@ static void pg_execute(sim *s, void *obj)
     req *r = obj;
     const tf_uop *u = &r->g->u[r->pc - 1];
     double c = pg_cost(T, r, u->arg);
-    if (T->pg_running == 0)
-        c += T->p->pg_wake_cpu; /* no backend running: an idle CPU wakes up */
+    /* an idle CPU wakes up for the statement: one of the host's cores is
+     * idle (backends on the host), or else no backend is running */
+    if (T->p->pg_on_host ? (double)T->host.n < T->host.cores : T->pg_running == 0)
+        c += T->p->pg_wake_cpu;
     T->pg_running++;
     sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
     if (T->p->pg_on_host)

@@ -173,6 +173,17 @@ static void test_wake_cost(void **state)
     assert_close(op.phase[TF_RESERVE].mean - o0.phase[TF_RESERVE].mean, 11 * 30e-6, 1e-9);
     /* the kind timer (call to resumption) includes the wake-ups of its replies */
     assert_close(ow.kind_mean[TF_K_HOLD] - o0.kind_mean[TF_K_HOLD], 11 * 20e-6, 1e-9);
+    /* With the backends on a host with idle cores, every statement wakes
+     * one, also when another backend is running (concurrency 2): the
+     * backends' busy time grows by exactly 50 requests x 11 statements x
+     * the wake cost */
+    snprintf(text, sizeof text, "%s[client]\nconcurrency = 2\n", wake_base);
+    run_text(text, 5, &o0);
+    snprintf(text, sizeof text, "%s[client]\nconcurrency = 2\n[postgres]\nwake_cpu = 30us\n", wake_base);
+    run_text(text, 5, &op);
+    double busy0 = o0.util[TF_C_PGCPU] * 64 * o0.phase[TF_RESERVE].walltime,
+           busyw = op.util[TF_C_PGCPU] * 64 * op.phase[TF_RESERVE].walltime;
+    assert_close(busyw - busy0, 50 * 11 * 30e-6, 1e-9);
     /* a saturated loop (1 ms per request, 32 in flight) is never idle */
     snprintf(text, sizeof text, "%s[client]\nconcurrency = 32\ntotal = 400\n[server]\ncpu_request = 1ms\n",
              wake_base);
