@@ -239,7 +239,8 @@ static int calib_from(const tf_params *p, const val_live_out *o, const samples *
      * shares are about 1; under load they fall and so does the CPU per
      * operation (on a VM an idle vCPU halts and each wake-up costs).  Two
      * runs give both unknowns; the simulation charges the wake-up where
-     * its loop or its backends are idle.  Without a loaded run: no wake-up. */
+     * its loop is idle or a statement finds a host core idle.  Without a
+     * loaded run: no wake-up. */
     double s1 = o->calls > 0 ? o->loop_sleeps / o->calls : NAN;
     double g1 = pg_statements(o) > 0 ? o->pg_alone / pg_statements(o) : NAN;
     cal->loop_sleep_1 = s1;

@@ -40,7 +40,8 @@
  *   o_rt'  = the loop's base; server.wake_cpu its wake (the simulated loop
  *          wakes for every reply at concurrency 1, and only when idle)
  *   postgres.query_cpu     (1 - p) f L_s;  postgres.commit_cpu the same
- *   postgres.wake_cpu      p f L_s (charged when no backend is running)
+ *   postgres.wake_cpu      p f L_s (charged when a statement finds a host
+ *                          core idle)
  *   host.rtt               L_s + o_rt - o_rt' - server.wake_cpu - f L_s
  *                          (the rest of the round trip: at concurrency 1
  *                          the simulated round trip takes what the
