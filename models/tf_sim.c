@@ -28,6 +28,14 @@ const char *const tf_comp_names[TF_NCOMPS] = {"client_loop", "server_loop", "hos
                                               "db_gate",     "db_pool",     "postgres_cpu",
                                               "wal_flush",   "redis",       "tigerbeetle"};
 
+/* Backend CPU a hold's sum costs beyond a simple statement, with rows in
+ * the holds table: its set-up plus its share (scan_fraction / 4 sums) of
+ * the rows at row_cost each. */
+static double sum_extra(const tf_params *p, double rows)
+{
+    return p->pg_sum_cpu + rows * p->pg_row_cost * p->pg_scan_fraction / 4;
+}
+
 void tf_sim_demand(const tf_params *p, int phase, tf_demand *d)
 {
     tf_prog g[TF_EP_N];
@@ -48,7 +56,7 @@ void tf_sim_demand(const tf_params *p, int phase, tf_demand *d)
         case TF_U_PG: {
             double c = u->arg == TF_Q_COMMIT ? p->pg_commit_cpu : p->pg_query_cpu;
             if (u->arg == TF_Q_SUM)
-                c += p->pg_sum_cpu + p->holds_rows * p->pg_row_cost * p->pg_scan_fraction / 4;
+                c += sum_extra(p, p->holds_rows);
             d->pg += c;
             d->latency += p->net_rtt + (u->arg == TF_Q_COMMIT ? sim_dist_mean(&p->pg_flush) : 0);
             break;
@@ -274,7 +282,7 @@ static double pg_cost(tfs *T, req *r, int q)
     double c = p->pg_query_cpu;
     switch (q) {
     case TF_Q_SUM:
-        c += p->pg_sum_cpu + T->rows * p->pg_row_cost * p->pg_scan_fraction / 4;
+        c += sum_extra(p, T->rows);
         break;
     case TF_Q_INSERT_TICKET:
         if (T->tickets >= 1) {

@@ -616,6 +616,19 @@ const char *sim_cfg_where(const sim_cfg *c, const char *section, const char *key
     return buf;
 }
 
+/* Is text a distribution spec?  On error fill err naming where/section.key. */
+static int check_dist(const char *text, const char *loc, const char *section, const char *key,
+                      sim_err *err)
+{
+    sim_dist d;
+    char msg[256];
+    if (sim_dist_parse(text, &d, msg, sizeof msg))
+        return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: bad distribution '%s': %s", loc, section,
+                           key, text, msg);
+    sim_dist_fini(&d);
+    return SIM_OK;
+}
+
 /* Parse text as the spec's type, range-check; on error fill err naming
  * where/section.key. */
 static int parse_value(const sim_cfg_key *k, const char *section, const char *text,
@@ -665,15 +678,10 @@ static int parse_value(const sim_cfg_key *k, const char *section, const char *te
                                k->key, text, k->choices);
         break;
     }
-    case SIM_CFG_DIST: {
-        sim_dist d;
-        char msg[256];
-        if (sim_dist_parse(text, &d, msg, sizeof msg))
-            return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: bad distribution '%s': %s", loc,
-                               section, k->key, text, msg);
-        sim_dist_fini(&d);
+    case SIM_CFG_DIST:
+        if (check_dist(text, loc, section, k->key, err))
+            return err->code;
         break;
-    }
     case SIM_CFG_STR:
         break;
     }
@@ -758,12 +766,8 @@ int sim_cfg_check(const sim_cfg *c, const sim_cfg_key *schema, size_t n, sim_err
         where(e, loc, sizeof loc);
         if (!strncmp(e->section, SIM_CFG_FIT_PREFIX, strlen(SIM_CFG_FIT_PREFIX))) {
             /* a library of fitted distributions: any key, a distribution */
-            sim_dist d;
-            char msg[256];
-            if (sim_dist_parse(e->value, &d, msg, sizeof msg))
-                return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: bad distribution '%s': %s", loc,
-                                   e->section, e->key, e->value, msg);
-            sim_dist_fini(&d);
+            if (check_dist(e->value, loc, e->section, e->key, err))
+                return err->code;
             continue;
         }
         int sec_known = 0;

@@ -31,7 +31,7 @@ awk 'BEGIN { print "operation,concurrency,latency_us,timestamp";
 expect 0 "fit --quantiles 200 (empirical)" -- "$TFSIM" fit "$tmp/bimodal.csv" --quantiles 200 --config-out "$tmp/emp.ini"
 if grep -q '^two = empirical(' "$tmp/emp.ini"; then ok; else bad "fit --quantiles 200: empirical spec written"; fi
 printf 'include = %s\n' "$tmp/emp.ini" >"$tmp/emp_run.ini"
-cat configs/queueing/mm1.ini | grep -v '^include' >>"$tmp/emp_run.ini"
+grep -v '^include' configs/queueing/mm1.ini >>"$tmp/emp_run.ini"
 expect 0 "the empirical fragment loads" -- "$TFSIM" run "$tmp/emp_run.ini" --reps 2 --set queueing.customers=1000
 # a distribution key names a fitted one as fit.SECTION.KEY (here the
 # bimodal service, mean about 2.6 ms: at 0.9 arrivals/s the server is idle,
