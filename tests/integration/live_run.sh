@@ -29,8 +29,9 @@ if [ "$left" -eq 0 ]; then ok; else bad "live left $left redis keys behind"; fi
 $PSQL "$TFSIM_PG_CONNINFO" -c "DROP TABLE public.live_sentinel" >/dev/null
 
 # the stand-in CPU: reserve at concurrency 1 is 15 CPU steps of 2 ms
-# each at least, so at most 1 / 30 ms = 33 requests per second
-expect 0 "live --cpu-per-step" -- live_srv configs/live/pg_redis.ini --set client.total=5 \
+# each at least, so at most 1 / 30 ms = 33 requests per second (20 requests:
+# one scheduling hiccup of the VM does not take it below 20/s)
+expect 0 "live --cpu-per-step" -- live_srv configs/live/pg_redis.ini --set client.total=20 \
     --set client.concurrency=1 --set client.phases=reserve --cpu-per-step 2ms --format csv
 awk -F, '$1 == "phase" && $2 == "reserve" { x = $3 } END { exit !(x > 20 && x < 33.4) }' "$tmp/out" &&
     ok || bad "live --cpu-per-step 2ms: reserve throughput within (20, 33.4)/s"
