@@ -467,28 +467,16 @@ void val_compare_analyse(val_compare *c, const char *key)
     errors(c);
 }
 
-/* The point's further live runs (o->live_reps - 1, after the first one in
- * pt->live, with the live options lo: the calibration point passes the
- * ones that collect its round trips, so that they pool over the runs).
- * Each complete phase's throughput becomes the median over the runs, with
- * their range in live_lo/live_hi; the rest of pt->live (CPU counters, round
- * trips, kind timings) becomes that of the run with the median elapsed
- * time.  Cost: live_reps - 1 live runs; memory: live_reps results. */
-static int live_repeat(const tf_params *p, const val_compare_opts *o, const val_live_opts *lo,
-                       val_compare_point *pt, sim_err *err)
+/* The live figure of a point from its n runs (n >= 1): each complete
+ * phase's throughput becomes the median over the runs, with their range in
+ * live_lo/live_hi; the rest of pt->live (CPU counters, round trips, kind
+ * timings) becomes that of the run with the median elapsed time.  runs is
+ * borrowed.  Cost O(n log n). */
+static void live_aggregate(val_compare_point *pt, const val_live_out *runs, unsigned n)
 {
-    unsigned want = o->live_reps > 1 ? o->live_reps : 1;
-    assert(want <= VAL_COMPARE_MAX_LIVE_REPS);
+    assert(n >= 1 && n <= VAL_COMPARE_MAX_LIVE_REPS);
     double x[TF_NPHASES][VAL_COMPARE_MAX_LIVE_REPS], el[VAL_COMPARE_MAX_LIVE_REPS];
     size_t nx[TF_NPHASES] = {0};
-    val_live_out *runs = malloc(want * sizeof *runs);
-    assert(runs && "out of memory");
-    runs[0] = pt->live;
-    unsigned n = 1;
-    int rc = SIM_OK;
-    while (n < want && rc == SIM_OK)
-        if ((rc = val_live_run(p, lo, o->srv, &runs[n], err)) == SIM_OK)
-            n++;
     pt->live_runs = n;
     for (unsigned r = 0; r < n; r++) {
         el[r] = runs[r].elapsed;
@@ -516,8 +504,6 @@ static int live_repeat(const tf_params *p, const val_compare_opts *o, const val_
         pt->live_hi[ph] = x[ph][nx[ph] - 1];
     }
     pt->background = background_cores(&pt->live);
-    free(runs);
-    return rc;
 }
 
 int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare *c, sim_err *err)
@@ -563,21 +549,13 @@ int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare 
         memset(&p1, 0, sizeof p1);
         val_live_out own, loaded;
         const val_live_out *o1 = &own;
-        if (one < o->n) {
-            step(o, "live 1/%zu: %s=%s (also the calibration)", o->n, o->key, o->values[one]);
-            rc = val_live_run(&ps[one], &lo, o->srv, &c->pts[one].live, err);
-            c->pts[one].background = background_cores(&c->pts[one].live);
-            if (rc == SIM_OK)
-                rc = live_repeat(&ps[one], o, &lo, &c->pts[one], err);
-            c->n = one + 1;
-            o1 = &c->pts[one].live;
-            if (rc)
-                sim_err_prefix(err, "%s=%s: ", o->key, o->values[one]);
-        } else {
+        if (one == o->n) {
             step(o, "calibration: concurrency 1");
             lo.cpu_scale = 0;
             lo.cpu_per_step = 0;
             rc = calib_run(base, o, &lo, 1, &p1, &own, err);
+        } else {
+            o1 = &c->pts[one].live;
         }
         if (rc == SIM_OK && o->demands_at > 0) {
             step(o, "calibration of the wake-ups: concurrency %ld, no stand-in CPU", o->demands_at);
@@ -588,19 +566,37 @@ int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare 
             rc = calib_run(base, o, &ld, o->demands_at, &pn, &loaded, err);
             tf_params_fini(&pn);
         }
-        for (size_t i = 0, k = one < o->n ? 1 : 0; i < o->n && rc == SIM_OK; i++) {
-            if (i == one)
-                continue;
-            step(o, "live %zu/%zu: %s=%s", ++k, o->n, o->key, o->values[i]);
-            if (c->n < i + 1)
+        /* The live runs in rounds: every point once per round (the
+         * calibration point first), so that a slow spell of a shared
+         * machine falls on all points alike instead of on one. */
+        unsigned want = o->live_reps > 1 ? o->live_reps : 1;
+        assert(want <= VAL_COMPARE_MAX_LIVE_REPS);
+        val_live_out *runs = calloc(o->n * want, sizeof *runs);
+        unsigned *nrun = calloc(o->n, sizeof *nrun);
+        assert(runs && nrun && "out of memory");
+        for (unsigned r = 0; r < want && rc == SIM_OK; r++)
+            for (size_t k = 0; k < o->n && rc == SIM_OK; k++) {
+                /* the k-th point of the round: the calibration point, then the others in order */
+                size_t i = one == o->n ? k : k == 0 ? one : k <= one ? k - 1 : k;
+                char round[48] = "";
+                if (want > 1)
+                    snprintf(round, sizeof round, ", run %u/%u", r + 1, want);
+                step(o, "live %zu/%zu: %s=%s%s%s", k + 1, o->n, o->key, o->values[i], round,
+                     i == one ? " (also the calibration)" : "");
+                rc = val_live_run(&ps[i], i == one ? &lo : &o->live, o->srv, &runs[i * want + nrun[i]], err);
+                if (rc == SIM_OK)
+                    nrun[i]++;
+                else
+                    sim_err_prefix(err, "%s=%s: ", o->key, o->values[i]);
+            }
+        /* what was measured is kept, also after a failure */
+        for (size_t i = 0; i < o->n; i++)
+            if (nrun[i] > 0) {
+                live_aggregate(&c->pts[i], &runs[i * want], nrun[i]);
                 c->n = i + 1;
-            rc = val_live_run(&ps[i], &o->live, o->srv, &c->pts[i].live, err);
-            c->pts[i].background = background_cores(&c->pts[i].live);
-            if (rc == SIM_OK)
-                rc = live_repeat(&ps[i], o, &o->live, &c->pts[i], err);
-            if (rc)
-                sim_err_prefix(err, "%s=%s: ", o->key, o->values[i]);
-        }
+            }
+        free(runs);
+        free(nrun);
         /* The loaded run: the --demands-at run, or the live point with the
          * largest concurrency (above 1) */
         const val_live_out *ld = NULL;

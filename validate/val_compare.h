@@ -104,8 +104,9 @@ typedef struct val_compare_opts {
                                  concurrency (0: the largest value's live run) */
     double cores;             /* > 0: host.cores for the simulation; 0: online CPUs minus
                                  the background measured at each point */
-    unsigned live_reps;       /* live runs per point (0 or 1: one); the live figure of a
-                                 phase is the median of its complete runs */
+    unsigned live_reps;       /* live runs per point (0 or 1: one), in rounds of one run per
+                                 point; the live figure of a phase is the median of its
+                                 complete runs */
     val_live_opts live;       /* stand-in CPU, stop flag, phase progress */
     const val_live_srv *srv;  /* the servers (borrowed) */
     /* Called before each step ("calibration", "live 3/5: client.concurrency=4",
