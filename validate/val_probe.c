@@ -1,7 +1,9 @@
 #include "validate/val_probe.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,4 +261,112 @@ void val_probe_err_append(sim_err *e, const char *text)
         return;
     size_t l = strlen(e->msg);
     snprintf(e->msg + l, sizeof e->msg - l, "%s", text);
+}
+
+/* ---- the phase loop of the poll-driven probes ---- */
+
+/* Start the next operation of the phase on connection i, if the pacing
+ * has one; *started = 1 then. */
+static int loop_start(val_probe_loop *l, unsigned i, int op, int *started, sim_err *err)
+{
+    uint64_t index;
+    double now = val_probe_mono();
+    *started = 0;
+    if (!val_probe_pace_next(&l->pace, now, &index))
+        return SIM_OK;
+    val_probe_conn *k = l->conn(l->ctx, i);
+    k->busy = 1;
+    k->op = op;
+    k->index = index;
+    k->t_op = now;
+    k->deadline = now + l->o->timeout;
+    *started = 1;
+    return l->start(l, i, err);
+}
+
+int val_probe_loop_done(val_probe_loop *l, unsigned i, double now, sim_err *err)
+{
+    val_probe_conn *k = l->conn(l->ctx, i);
+    assert(k->busy && l->busy > 0);
+    k->busy = 0;
+    l->busy--;
+    l->ndone++;
+    l->t_last = now;
+    int rc, started;
+    if (val_probe_pace_records(&l->pace, k->index) &&
+        (rc = val_probe_record(l->res, l->o, now - k->t_op, err)))
+        return rc;
+    if ((rc = loop_start(l, i, k->op, &started, err)))
+        return rc;
+    if (started)
+        l->busy++;
+    return SIM_OK;
+}
+
+int val_probe_loop_phase(val_probe_loop *l, int op, unsigned C, uint64_t *issued, sim_err *err)
+{
+    char name[VAL_SAMPLES_OP_MAX + 1];
+    snprintf(name, sizeof name, "%s.%s", l->kind, l->ops[op]);
+    val_probe_phase_begin(l->res, name, C);
+    val_probe_pace_init(&l->pace, l->o);
+    l->busy = 0;
+    l->t_last = 0;
+    int rc;
+    for (unsigned i = 0; i < C; i++) {
+        int started;
+        if ((rc = loop_start(l, i, op, &started, err)))
+            return rc;
+        l->busy += (unsigned)started;
+    }
+    struct pollfd *pf = calloc(C, sizeof *pf);
+    unsigned *who = calloc(C, sizeof *who);
+    assert(pf && who);
+    rc = SIM_OK;
+    while (l->busy > 0 && rc == SIM_OK) {
+        nfds_t n = 0;
+        double now = val_probe_mono(), first = INFINITY;
+        for (unsigned i = 0; i < C; i++) {
+            const val_probe_conn *k = l->conn(l->ctx, i);
+            if (!k->busy)
+                continue;
+            pf[n].fd = k->fd;
+            pf[n].events = (short)(POLLIN | (k->want_write ? POLLOUT : 0));
+            pf[n].revents = 0;
+            who[n++] = i;
+            if (k->deadline < first)
+                first = k->deadline;
+        }
+        int ms = first <= now ? 0 : (int)ceil((first - now) * 1e3);
+        int nr = poll(pf, n, ms);
+        if (nr < 0) {
+            if (errno == EINTR && !val_probe_stopped(l->o))
+                continue;
+            rc = errno == EINTR ? sim_err_set(err, SIM_EFAIL, "interrupted")
+                                : sim_err_set(err, SIM_EFAIL, "%s: poll failed: %s", l->where,
+                                              strerror(errno));
+            break;
+        }
+        for (nfds_t j = 0; j < n && rc == SIM_OK; j++)
+            if (pf[j].revents)
+                rc = l->ready(l, who[j], pf[j].revents, err);
+        now = val_probe_mono();
+        for (unsigned i = 0; i < C && rc == SIM_OK; i++) {
+            const val_probe_conn *k = l->conn(l->ctx, i);
+            if (k->busy && now > k->deadline)
+                rc = sim_err_set(err, SIM_EFAIL,
+                                 "%s: connection %u: no reply within %g s to %s after %llu operations "
+                                 "(server not answering)",
+                                 l->where, i, l->o->timeout, l->ops[k->op], (unsigned long long)l->ndone);
+        }
+        if (rc == SIM_OK && val_probe_stopped(l->o))
+            rc = sim_err_set(err, SIM_EFAIL, "interrupted");
+    }
+    free(pf);
+    free(who);
+    if (rc == SIM_OK) {
+        double wall = l->pace.t_start > 0 && l->t_last > l->pace.t_start ? l->t_last - l->pace.t_start : NAN;
+        val_probe_phase_end(l->res, l->o, wall);
+    }
+    *issued = l->pace.issued;
+    return rc;
 }

@@ -1,6 +1,7 @@
 /* val_probe: what the Redis, PostgreSQL and TigerBeetle probes share: their
  * options, the pacing of one measurement phase, the per-phase latency
- * summary and the clocks.
+ * summary and the clocks; and the poll(2) loop of one phase that the Redis
+ * and PostgreSQL probes drive their non-blocking connections with.
  *
  * A probe runs phases: one phase = one operation at one concurrency level,
  * `warmup` unrecorded operations and then `count` recorded ones (or as many
@@ -105,5 +106,66 @@ sim_table *val_probe_table(const val_probe_result *r, const char *level_name);
 
 /* Append text to a message already in e (e.g. a note about cleanup). */
 void val_probe_err_append(sim_err *e, const char *text);
+
+/* ---- The phase loop of the poll-driven probes (Redis, PostgreSQL) ----
+ * One phase keeps one operation in flight on each of C non-blocking
+ * connections, all driven from one thread by a poll(2) loop.  The loop
+ * owns the pacing, the poll set, the reply deadlines, the stop flag and
+ * the phase summary; the probe supplies the protocol as two callbacks. */
+
+/* What the loop reads and writes of one connection: the first member of
+ * each probe's connection struct. */
+typedef struct val_probe_conn {
+    int fd;             /* socket; set by the probe when it connects */
+    int busy;           /* an operation is in flight */
+    int want_write;     /* requests still buffered: wait for POLLOUT too (probe sets it) */
+    int op;             /* the operation in flight, index into val_probe_loop.ops */
+    uint64_t index;     /* its index in the phase (val_probe_pace_next) */
+    double t_op;        /* when it started (val_probe_mono) */
+    double deadline;    /* when the reply now awaited is due; the probe moves it
+                         * on at each further round trip */
+} val_probe_conn;
+
+typedef struct val_probe_loop val_probe_loop;
+
+struct val_probe_loop {
+    /* Set by the probe before the first phase; all borrowed. */
+    const val_probe_opts *o;
+    val_probe_result *res;
+    const char *where;           /* the server as messages name it ("redis at ...") */
+    const char *kind;            /* phases are recorded as "<kind>.<operation>" */
+    const char *const *ops;      /* operation names */
+    void *ctx;                   /* the probe, for the callbacks */
+    /* Connection i (< the largest level), owned by the probe. */
+    val_probe_conn *(*conn)(void *ctx, unsigned i);
+    /* Send the first request of the operation the loop has just started on
+     * connection i (busy, op, index, t_op and deadline set).  SIM_OK, or
+     * SIM_EFAIL naming the connection. */
+    int (*start)(val_probe_loop *l, unsigned i, sim_err *err);
+    /* poll revents arrived on busy connection i: send, read, and call
+     * val_probe_loop_done when its operation completes.  SIM_OK, or an
+     * error naming the connection. */
+    int (*ready)(val_probe_loop *l, unsigned i, short revents, sim_err *err);
+
+    /* Kept by the loop. */
+    uint64_t ndone;              /* operations completed in the run (all phases) */
+    val_probe_pace pace;         /* of the current phase */
+    unsigned busy;               /* connections with an operation in flight */
+    double t_last;               /* when the last operation completed */
+};
+
+/* Run one phase: operation op on connections 0..C-1 until the pacing has
+ * started all operations and every one has completed; its summary goes to
+ * l->res.  *issued = operations started.  Returns SIM_OK; SIM_EFAIL for a
+ * reply not due by its deadline ("<where>: connection <i>: no reply
+ * within ..."), a failed poll, o->stop ("interrupted"), or what a callback
+ * returned.  Cost: one poll() and O(C) per round. */
+int val_probe_loop_phase(val_probe_loop *l, int op, unsigned C, uint64_t *issued, sim_err *err);
+
+/* From l->ready: the operation on connection i completed at time now.
+ * Records it (unless warm-up), counts it and starts the next operation of
+ * the phase on i, if any.  Returns SIM_OK or an error from recording or
+ * from l->start. */
+int val_probe_loop_done(val_probe_loop *l, unsigned i, double now, sim_err *err);
 
 #endif

@@ -40,11 +40,10 @@ static const char setup_sql[] =
     " fulfilled boolean NOT NULL DEFAULT false, expires_at timestamptz NOT NULL);";
 
 typedef struct pconn {
+    val_probe_conn s;        /* what the phase loop keeps */
     PGconn *c;
-    int busy, want_write, in_stmt;
-    int op, step;
-    uint64_t index, id;      /* index in the phase; order/session number */
-    double t_op, deadline;
+    int in_stmt, step;
+    uint64_t id;             /* order/session number */
     long long cap, used;     /* accounting.hold: capacity and holds of the resource */
     PGresult *last;          /* last result of the statement in flight */
     char *error;             /* first error result of the statement, or NULL */
@@ -63,7 +62,7 @@ typedef struct pprobe {
     size_t holds_cap;
     uint64_t hold0, nholds;  /* first order number of the level, orders held */
     uint64_t sess0, nsess;   /* same for sessions */
-    uint64_t ndone;
+    val_probe_loop loop;     /* counts the operations completed */
 } pprobe;
 
 static int fail(pprobe *p, sim_err *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -245,7 +244,7 @@ static int send_step(pprobe *p, pconn *k)
             sql = "SELECT 1";
         } else if (s == 1) {
             sql = "BEGIN";
-        } else if (k->op == P_HOLD) {
+        } else if (k->s.op == P_HOLD) {
             /* steps 2..5: ticket, 6..9: goodie, 10: COMMIT */
             if (s >= 11)
                 return 0;
@@ -270,7 +269,7 @@ static int send_step(pprobe *p, pconn *k)
                           " VALUES ($1, 1, 'pending', now() + interval '15 minutes') RETURNING id";
                 }
             }
-        } else if (k->op == P_COMMIT) {
+        } else if (k->s.op == P_COMMIT) {
             /* steps 2, 3: post the ticket and goodie holds; 4: COMMIT */
             if (s >= 5)
                 return 0;
@@ -295,7 +294,7 @@ static int send_step(pprobe *p, pconn *k)
             if (s == 3) {
                 sql = "COMMIT";
                 n = 0;
-            } else if (k->op == P_SAVE) {
+            } else if (k->s.op == P_SAVE) {
                 snprintf(b, sizeof b, "ord-%llu", (unsigned long long)k->id);
                 snprintf(c3, sizeof c3, "%016llx%016llx", (unsigned long long)k->id,
                          (unsigned long long)(2 * k->id));
@@ -315,15 +314,15 @@ static int send_step(pprobe *p, pconn *k)
                       " ticket_hold_id, goodie_hold_id, amount_cents, currency, customer_email,"
                       " created_at, status, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
                       " now(), $10, now() + interval '15 minutes')";
-            } else if (k->op == P_GET) {
+            } else if (k->s.op == P_GET) {
                 sql = "SELECT * FROM tfsim_probe.payment_sessions WHERE id = $1";
-            } else if (k->op == P_FULFILL) {
+            } else if (k->s.op == P_FULFILL) {
                 sql = "UPDATE tfsim_probe.payment_sessions SET fulfilled = true"
                       " WHERE id = $1 AND NOT fulfilled";
-            } else if (k->op == P_REMOVE) {
+            } else if (k->s.op == P_REMOVE) {
                 sql = "DELETE FROM tfsim_probe.payment_sessions WHERE id = $1";
             } else {
-                assert(k->op == P_ADD);
+                assert(k->s.op == P_ADD);
                 long long *h = p->nholds ? hold_slot(p, k->id) : NULL;
                 v[1] = k->id % 2 ? "A" : "B";
                 v[2] = NULL;
@@ -348,7 +347,7 @@ static int send_step(pprobe *p, pconn *k)
         int f = PQflush(k->c);
         if (f < 0)
             return -1;
-        k->want_write = f == 1;
+        k->s.want_write = f == 1;
         return 1;
     }
 }
@@ -363,7 +362,7 @@ static long long first_value(const PGresult *r)
 /* Take what the finished statement returned (accounting.hold only). */
 static void absorb(pprobe *p, pconn *k)
 {
-    if (k->op != P_HOLD || k->step < 2 || k->step >= 10)
+    if (k->s.op != P_HOLD || k->step < 2 || k->step >= 10)
         return;
     int r = (k->step - 2) / 4, q = (k->step - 2) % 4;
     long long v = first_value(k->last);
@@ -377,18 +376,20 @@ static void absorb(pprobe *p, pconn *k)
     }
 }
 
-static int start_op(pprobe *p, pconn *k, unsigned i, int op, val_probe_pace *pace, int *started,
-                    sim_err *err)
+static val_probe_conn *conn_of(void *ctx, unsigned i)
 {
-    uint64_t index;
-    double now = val_probe_mono();
-    *started = 0;
-    if (!val_probe_pace_next(pace, now, &index))
-        return SIM_OK;
-    k->busy = 1;
-    k->op = op;
+    pprobe *p = ctx;
+    return &p->k[i].s;
+}
+
+/* val_probe_loop.start: the first statement of the transaction. */
+static int start_op(val_probe_loop *l, unsigned i, sim_err *err)
+{
+    pprobe *p = l->ctx;
+    pconn *k = &p->k[i];
+    int op = k->s.op;
+    uint64_t index = k->s.index;
     k->step = 0;
-    k->index = index;
     if (op == P_HOLD)
         k->id = p->hold0 + index;
     else if (op == P_SAVE)
@@ -397,34 +398,33 @@ static int start_op(pprobe *p, pconn *k, unsigned i, int op, val_probe_pace *pac
         k->id = p->hold0 + (p->nholds ? index % p->nholds : index);
     else
         k->id = p->sess0 + (p->nsess ? index % p->nsess : index);
-    k->t_op = now;
-    k->deadline = now + p->o->timeout;
-    *started = 1;
     char why[600];
     if (send_step(p, k) != 1)
         return fail(p, err, "connection %u: %s failed after %llu operations: %s", i, val_probe_pg_ops[op],
-                    (unsigned long long)p->ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
+                    (unsigned long long)p->loop.ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
     return SIM_OK;
 }
 
-static int on_ready(pprobe *p, pconn *k, unsigned i, short revents, val_probe_pace *pace,
-                    unsigned *busy, double *t_last, sim_err *err)
+/* val_probe_loop.ready: flush, take the results, send the next statement. */
+static int on_ready(val_probe_loop *l, unsigned i, short revents, sim_err *err)
 {
+    pprobe *p = l->ctx;
+    pconn *k = &p->k[i];
     char why[600];
-    const char *op = val_probe_pg_ops[k->op];
+    const char *op = val_probe_pg_ops[k->s.op];
     if (revents & POLLOUT) {
         int f = PQflush(k->c);
         if (f < 0)
             return fail(p, err, "connection %u: %s failed after %llu operations: %s", i, op,
-                        (unsigned long long)p->ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
-        k->want_write = f == 1;
+                        (unsigned long long)p->loop.ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
+        k->s.want_write = f == 1;
     }
     if (!(revents & (POLLIN | POLLHUP | POLLERR)))
         return SIM_OK;
     if (!PQconsumeInput(k->c))
         return fail(p, err, "connection %u: %s failed after %llu operations: %s", i, op,
-                    (unsigned long long)p->ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
-    while (k->busy && k->in_stmt && !PQisBusy(k->c)) {
+                    (unsigned long long)p->loop.ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
+    while (k->s.busy && k->in_stmt && !PQisBusy(k->c)) {
         PGresult *r = PQgetResult(k->c);
         if (r) {
             ExecStatusType s = PQresultStatus(r);
@@ -440,7 +440,7 @@ static int on_ready(pprobe *p, pconn *k, unsigned i, short revents, val_probe_pa
         k->in_stmt = 0;
         if (k->error)
             return fail(p, err, "connection %u: %s failed after %llu operations: %s", i, op,
-                        (unsigned long long)p->ndone, k->error);
+                        (unsigned long long)p->loop.ndone, k->error);
         absorb(p, k);
         PQclear(k->last);
         k->last = NULL;
@@ -449,93 +449,17 @@ static int on_ready(pprobe *p, pconn *k, unsigned i, short revents, val_probe_pa
         int s = send_step(p, k);
         if (s < 0)
             return fail(p, err, "connection %u: %s failed after %llu operations: %s", i, op,
-                        (unsigned long long)p->ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
+                        (unsigned long long)p->loop.ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
         if (s == 1) {
-            k->deadline = now + p->o->timeout;
+            k->s.deadline = now + p->o->timeout;
             continue;
         }
         /* transaction complete */
-        k->busy = 0;
-        (*busy)--;
-        p->ndone++;
-        *t_last = now;
-        int rc;
-        if (val_probe_pace_records(pace, k->index) &&
-            (rc = val_probe_record(p->res, p->o, now - k->t_op, err)))
+        int rc = val_probe_loop_done(l, i, now, err);
+        if (rc)
             return rc;
-        int started;
-        if ((rc = start_op(p, k, i, k->op, pace, &started, err)))
-            return rc;
-        if (started)
-            (*busy)++;
     }
     return SIM_OK;
-}
-
-static int run_phase(pprobe *p, int op, unsigned C, uint64_t *issued, sim_err *err)
-{
-    char name[VAL_SAMPLES_OP_MAX + 1];
-    snprintf(name, sizeof name, "postgres.%s", val_probe_pg_ops[op]);
-    val_probe_phase_begin(p->res, name, C);
-    val_probe_pace pace;
-    val_probe_pace_init(&pace, p->o);
-    unsigned busy = 0;
-    double t_last = 0;
-    int rc;
-    for (unsigned i = 0; i < C; i++) {
-        int started;
-        if ((rc = start_op(p, &p->k[i], i, op, &pace, &started, err)))
-            return rc;
-        busy += (unsigned)started;
-    }
-    struct pollfd *pf = calloc(C, sizeof *pf);
-    unsigned *who = calloc(C, sizeof *who);
-    assert(pf && who);
-    rc = SIM_OK;
-    while (busy > 0 && rc == SIM_OK) {
-        nfds_t n = 0;
-        double now = val_probe_mono(), first = INFINITY;
-        for (unsigned i = 0; i < C; i++) {
-            pconn *k = &p->k[i];
-            if (!k->busy)
-                continue;
-            pf[n].fd = PQsocket(k->c);
-            pf[n].events = (short)(POLLIN | (k->want_write ? POLLOUT : 0));
-            pf[n].revents = 0;
-            who[n++] = i;
-            if (k->deadline < first)
-                first = k->deadline;
-        }
-        int ms = first <= now ? 0 : (int)ceil((first - now) * 1e3);
-        int nr = poll(pf, n, ms);
-        if (nr < 0) {
-            if (errno == EINTR && !val_probe_stopped(p->o))
-                continue;
-            rc = errno == EINTR ? sim_err_set(err, SIM_EFAIL, "interrupted")
-                                : fail(p, err, "poll failed: %s", strerror(errno));
-            break;
-        }
-        for (nfds_t j = 0; j < n && rc == SIM_OK; j++)
-            if (pf[j].revents)
-                rc = on_ready(p, &p->k[who[j]], who[j], pf[j].revents, &pace, &busy, &t_last, err);
-        now = val_probe_mono();
-        for (unsigned i = 0; i < C && rc == SIM_OK; i++) {
-            pconn *k = &p->k[i];
-            if (k->busy && now > k->deadline)
-                rc = fail(p, err, "connection %u: no reply within %g s to %s after %llu operations (server not answering)",
-                          i, p->o->timeout, val_probe_pg_ops[k->op], (unsigned long long)p->ndone);
-        }
-        if (rc == SIM_OK && val_probe_stopped(p->o))
-            rc = sim_err_set(err, SIM_EFAIL, "interrupted");
-    }
-    free(pf);
-    free(who);
-    if (rc == SIM_OK) {
-        double wall = pace.t_start > 0 && t_last > pace.t_start ? t_last - pace.t_start : NAN;
-        val_probe_phase_end(p->res, p->o, wall);
-    }
-    *issued = pace.issued;
-    return rc;
 }
 
 /* Connection parameters and the description of the server (no password). */
@@ -656,6 +580,9 @@ int val_probe_pg_run(const val_pg_conn *cfg, const val_probe_opts *o, val_probe_
     p.res = res;
     if ((rc = describe(&p, err)))
         return rc;
+    p.loop = (val_probe_loop){.o = o, .res = res, .where = p.where, .kind = "postgres",
+                              .ops = val_probe_pg_ops, .ctx = &p, .conn = conn_of,
+                              .start = start_op, .ready = on_ready};
 
     unsigned cmax = 0;
     for (size_t l = 0; l < o->nlevels; l++)
@@ -667,8 +594,10 @@ int val_probe_pg_run(const val_pg_conn *cfg, const val_probe_opts *o, val_probe_
         p.k[i].c = connect_one(&p, err);
         if (!p.k[i].c)
             rc = SIM_EFAIL;
-        else
+        else {
+            p.k[i].s.fd = PQsocket(p.k[i].c);
             p.nk++;
+        }
     }
     int schema_made = 0;
     if (rc == SIM_OK) {
@@ -687,7 +616,7 @@ int val_probe_pg_run(const val_pg_conn *cfg, const val_probe_opts *o, val_probe_
             if (!val_probe_wants(o, val_probe_pg_ops[op]))
                 continue;
             uint64_t issued = 0;
-            rc = run_phase(&p, op, C, &issued, err);
+            rc = val_probe_loop_phase(&p.loop, op, C, &issued, err);
             if (op == P_HOLD)
                 p.nholds = issued;
             else if (op == P_SAVE)

@@ -2,7 +2,6 @@
 
 #include <assert.h>
 #include <errno.h>
-#include <math.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,11 +23,10 @@ const size_t val_probe_redis_nops = R_NOPS;
 #define SESSION_TTL 900
 
 typedef struct rconn {
+    val_probe_conn s;        /* what the phase loop keeps */
     redisContext *c;
-    int busy, want_write;
-    int op, round, pending;  /* operation, round trip, replies still due */
-    uint64_t index, id;      /* index in the phase, session id */
-    double t_op, deadline;
+    int round, pending;      /* round trip, replies still due */
+    uint64_t id;             /* session id */
 } rconn;
 
 typedef struct rprobe {
@@ -39,7 +37,8 @@ typedef struct rprobe {
     char prefix[128];
     rconn *k;
     unsigned nk;
-    uint64_t ndone;      /* operations completed in the run */
+    uint64_t id0, nids;  /* first session of the level, sessions saved */
+    val_probe_loop loop; /* counts the operations completed */
 } rprobe;
 
 static int fail(rprobe *p, sim_err *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -201,7 +200,7 @@ int val_probe_redis_append(redisContext *c, const char *prefix, int op, int roun
  * many replies to expect (0: the operation is complete). */
 static int append_round(rprobe *p, rconn *k)
 {
-    return val_probe_redis_append(k->c, p->prefix, k->op, k->round, k->id);
+    return val_probe_redis_append(k->c, p->prefix, k->s.op, k->round, k->id);
 }
 
 /* Send what is buffered; 0 or SIM_EFAIL. */
@@ -210,41 +209,37 @@ static int send_some(rprobe *p, rconn *k, unsigned i, sim_err *err)
     int done = 0;
     if (redisBufferWrite(k->c, &done) != REDIS_OK)
         return fail(p, err, "connection %u: %s failed after %llu operations: connection lost (%s)", i,
-                    val_probe_redis_ops[k->op], (unsigned long long)p->ndone,
+                    val_probe_redis_ops[k->s.op], (unsigned long long)p->loop.ndone,
                     k->c->err == REDIS_ERR_EOF ? "the server closed it" : k->c->errstr);
-    k->want_write = !done;
+    k->s.want_write = !done;
     return SIM_OK;
 }
 
-/* Start the next operation on k if the phase has one; *started = 1 then. */
-static int start_op(rprobe *p, rconn *k, unsigned i, int op, val_probe_pace *pace, uint64_t id0,
-                    uint64_t nids, int *started, sim_err *err)
+static val_probe_conn *conn_of(void *ctx, unsigned i)
 {
-    uint64_t index;
-    double now = val_probe_mono();
-    *started = 0;
-    if (!val_probe_pace_next(pace, now, &index))
-        return SIM_OK;
-    k->busy = 1;
-    k->op = op;
+    rprobe *p = ctx;
+    return &p->k[i].s;
+}
+
+/* val_probe_loop.start: send the first round trip of the operation. */
+static int start_op(val_probe_loop *l, unsigned i, sim_err *err)
+{
+    rprobe *p = l->ctx;
+    rconn *k = &p->k[i];
     k->round = 0;
-    k->index = index;
-    k->id = id0 + (op == R_SAVE || nids == 0 ? index : index % nids);
-    k->t_op = now;
-    k->deadline = now + p->o->timeout;
+    k->id = p->id0 + (k->s.op == R_SAVE || p->nids == 0 ? k->s.index : k->s.index % p->nids);
     k->pending = append_round(p, k);
     assert(k->pending > 0);
-    *started = 1;
     return send_some(p, k, i, err);
 }
 
 /* Check one reply; SIM_EFAIL for an error reply or an aborted EXEC. */
 static int check_reply(rprobe *p, const rconn *k, unsigned i, const redisReply *r, sim_err *err)
 {
-    const char *op = val_probe_redis_ops[k->op];
+    const char *op = val_probe_redis_ops[k->s.op];
     if (r->type == REDIS_REPLY_ERROR)
         return fail(p, err, "connection %u: %s: the server replied with an error: %s", i, op, r->str);
-    if (k->pending == 1 && (k->op == R_SAVE || k->op == R_REMOVE)) {
+    if (k->pending == 1 && (k->s.op == R_SAVE || k->s.op == R_REMOVE)) {
         /* the EXEC reply */
         if (r->type != REDIS_REPLY_ARRAY)
             return fail(p, err, "connection %u: %s: the transaction was aborted (EXEC returned no array)", i,
@@ -258,13 +253,12 @@ static int check_reply(rprobe *p, const rconn *k, unsigned i, const redisReply *
 }
 
 /* Read what arrived on k and advance its operation. */
-static int on_readable(rprobe *p, rconn *k, unsigned i, val_probe_pace *pace, uint64_t id0,
-                       uint64_t nids, unsigned *busy, double *t_last, sim_err *err)
+static int on_readable(val_probe_loop *l, rprobe *p, rconn *k, unsigned i, sim_err *err)
 {
-    const char *op = val_probe_redis_ops[k->op];
+    const char *op = val_probe_redis_ops[k->s.op];
     if (redisBufferRead(k->c) != REDIS_OK)
         return fail(p, err, "connection %u: %s failed after %llu operations: connection lost (%s)", i, op,
-                    (unsigned long long)p->ndone,
+                    (unsigned long long)p->loop.ndone,
                     k->c->err == REDIS_ERR_EOF ? "the server closed it" : k->c->errstr);
     for (;;) {
         void *reply = NULL;
@@ -272,7 +266,7 @@ static int on_readable(rprobe *p, rconn *k, unsigned i, val_probe_pace *pace, ui
             return fail(p, err, "connection %u: %s: bad reply: %s", i, op, k->c->errstr);
         if (!reply)
             return SIM_OK;
-        if (!k->busy) {
+        if (!k->s.busy) {
             freeReplyObject(reply);
             return fail(p, err, "connection %u: unexpected reply with no command in flight", i);
         }
@@ -286,97 +280,27 @@ static int on_readable(rprobe *p, rconn *k, unsigned i, val_probe_pace *pace, ui
         k->round++;
         k->pending = append_round(p, k);
         if (k->pending > 0) {
-            k->deadline = now + p->o->timeout;
+            k->s.deadline = now + p->o->timeout;
             if ((rc = send_some(p, k, i, err)))
                 return rc;
             continue;
         }
         /* operation complete */
-        k->busy = 0;
-        (*busy)--;
-        p->ndone++;
-        *t_last = now;
-        if (val_probe_pace_records(pace, k->index) &&
-            (rc = val_probe_record(p->res, p->o, now - k->t_op, err)))
+        if ((rc = val_probe_loop_done(l, i, now, err)))
             return rc;
-        int started;
-        if ((rc = start_op(p, k, i, k->op, pace, id0, nids, &started, err)))
-            return rc;
-        if (started)
-            (*busy)++;
     }
 }
 
-/* One phase: operation op with C connections.  *issued = operations
- * started (the sessions created, for a save phase). */
-static int run_phase(rprobe *p, int op, unsigned C, uint64_t id0, uint64_t nids, uint64_t *issued,
-                     sim_err *err)
+/* val_probe_loop.ready: send what is buffered, read what arrived. */
+static int on_ready(val_probe_loop *l, unsigned i, short revents, sim_err *err)
 {
-    char name[VAL_SAMPLES_OP_MAX + 1];
-    snprintf(name, sizeof name, "redis.%s", val_probe_redis_ops[op]);
-    val_probe_phase_begin(p->res, name, C);
-    val_probe_pace pace;
-    val_probe_pace_init(&pace, p->o);
-    unsigned busy = 0;
-    double t_last = 0;
-    int rc;
-    for (unsigned i = 0; i < C; i++) {
-        int started;
-        if ((rc = start_op(p, &p->k[i], i, op, &pace, id0, nids, &started, err)))
-            return rc;
-        busy += (unsigned)started;
-    }
-    struct pollfd *pf = calloc(C, sizeof *pf);
-    unsigned *who = calloc(C, sizeof *who);
-    assert(pf && who);
-    rc = SIM_OK;
-    while (busy > 0 && rc == SIM_OK) {
-        nfds_t n = 0;
-        double now = val_probe_mono(), first = INFINITY;
-        for (unsigned i = 0; i < C; i++) {
-            rconn *k = &p->k[i];
-            if (!k->busy)
-                continue;
-            pf[n].fd = k->c->fd;
-            pf[n].events = (short)(POLLIN | (k->want_write ? POLLOUT : 0));
-            pf[n].revents = 0;
-            who[n++] = i;
-            if (k->deadline < first)
-                first = k->deadline;
-        }
-        int ms = first <= now ? 0 : (int)ceil((first - now) * 1e3);
-        int nr = poll(pf, n, ms);
-        if (nr < 0) {
-            if (errno == EINTR && !val_probe_stopped(p->o))
-                continue;
-            rc = errno == EINTR ? sim_err_set(err, SIM_EFAIL, "interrupted")
-                                : fail(p, err, "poll failed: %s", strerror(errno));
-            break;
-        }
-        for (nfds_t j = 0; j < n && rc == SIM_OK; j++) {
-            rconn *k = &p->k[who[j]];
-            if ((pf[j].revents & POLLOUT) && k->busy)
-                rc = send_some(p, k, who[j], err);
-            if (rc == SIM_OK && (pf[j].revents & (POLLIN | POLLHUP | POLLERR)))
-                rc = on_readable(p, k, who[j], &pace, id0, nids, &busy, &t_last, err);
-        }
-        now = val_probe_mono();
-        for (unsigned i = 0; i < C && rc == SIM_OK; i++) {
-            rconn *k = &p->k[i];
-            if (k->busy && now > k->deadline)
-                rc = fail(p, err, "connection %u: no reply within %g s to %s after %llu operations (server not answering)",
-                          i, p->o->timeout, val_probe_redis_ops[k->op], (unsigned long long)p->ndone);
-        }
-        if (rc == SIM_OK && val_probe_stopped(p->o))
-            rc = sim_err_set(err, SIM_EFAIL, "interrupted");
-    }
-    free(pf);
-    free(who);
-    if (rc == SIM_OK) {
-        double wall = pace.t_start > 0 && t_last > pace.t_start ? t_last - pace.t_start : NAN;
-        val_probe_phase_end(p->res, p->o, wall);
-    }
-    *issued = pace.issued;
+    rprobe *p = l->ctx;
+    rconn *k = &p->k[i];
+    int rc = SIM_OK;
+    if ((revents & POLLOUT) && k->s.busy)
+        rc = send_some(p, k, i, err);
+    if (rc == SIM_OK && (revents & (POLLIN | POLLHUP | POLLERR)))
+        rc = on_readable(l, p, k, i, err);
     return rc;
 }
 
@@ -453,6 +377,9 @@ int val_probe_redis_run(const val_redis_conn *cfg, const val_probe_opts *o, val_
     p.o = o;
     p.res = res;
     val_probe_redis_where(cfg, p.where, sizeof p.where);
+    p.loop = (val_probe_loop){.o = o, .res = res, .where = p.where, .kind = "redis",
+                              .ops = val_probe_redis_ops, .ctx = &p, .conn = conn_of,
+                              .start = start_op, .ready = on_ready};
     if (cfg->prefix)
         snprintf(p.prefix, sizeof p.prefix, "%s", cfg->prefix);
     else
@@ -473,24 +400,27 @@ int val_probe_redis_run(const val_redis_conn *cfg, const val_probe_opts *o, val_
         p.k[i].c = connect_one(&p, err);
         if (!p.k[i].c)
             rc = SIM_EFAIL;
-        else
+        else {
+            p.k[i].s.fd = p.k[i].c->fd;
             p.nk++;
+        }
     }
     uint64_t next_id = 1;
     for (size_t l = 0; l < o->nlevels && rc == SIM_OK; l++) {
         unsigned C = o->levels[l];
-        uint64_t id0 = next_id, nids = 0;
+        p.id0 = next_id;
+        p.nids = 0;
         for (int op = 0; op < R_NOPS && rc == SIM_OK; op++) {
             if (!val_probe_wants(o, val_probe_redis_ops[op]))
                 continue;
             uint64_t issued = 0;
-            rc = run_phase(&p, op, C, id0, nids, &issued, err);
+            rc = val_probe_loop_phase(&p.loop, op, C, &issued, err);
             if (op == R_SAVE) {
-                nids = issued;
+                p.nids = issued;
                 next_id += issued;
             }
         }
-        if (nids == 0)
+        if (p.nids == 0)
             next_id += 1000000;  /* keep levels apart when there is no save phase */
     }
     for (unsigned i = 0; i < p.nk; i++)
