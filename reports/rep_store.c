@@ -542,15 +542,19 @@ static int set_wal(rep_store *s, sim_err *err)
     }
 }
 
-/* Open s->db.  immutable: as a URI with immutable=1, for reading a WAL
- * database whose directory we cannot write (SQLite would need to create
- * its -shm file); used only when no -wal file exists, i.e. no writer. */
+/* Open s->db.  Reading opens read-write all the same (but never creates)
+ * and turns query_only on: SQLite removes the -wal and -shm files of a WAL
+ * database when the last connection closes, but only if that connection
+ * can write; a read-only one leaves them behind.  immutable: read-only, as
+ * a URI with immutable=1, for reading a WAL database whose directory we
+ * cannot write (SQLite would need to create its -shm file); used only when
+ * no -wal file exists, i.e. no writer. */
 static int open_db(rep_store *s, rep_store_mode mode, int immutable, sim_err *err)
 {
-    int flags = mode == REP_STORE_READ ? SQLITE_OPEN_READONLY
-                                       : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    int flags = SQLITE_OPEN_READWRITE | (mode == REP_STORE_WRITE ? SQLITE_OPEN_CREATE : 0);
     char *name = s->path;
     if (immutable) {
+        flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
         size_t n = strlen(s->path);
         name = malloc(3 * n + 32);
         assert(name);
@@ -558,7 +562,6 @@ static int open_db(rep_store *s, rep_store_mode mode, int immutable, sim_err *er
         for (const unsigned char *p = (const unsigned char *)s->path; *p; p++)
             o += sprintf(o, (*p == '%' || *p == '?' || *p == '#') ? "%%%02X" : "%c", *p);
         strcpy(o, "?immutable=1");
-        flags |= SQLITE_OPEN_URI;
     }
     int rc = sqlite3_open_v2(name, &s->db, flags, NULL);
     if (name != s->path)
@@ -570,6 +573,8 @@ static int open_db(rep_store *s, rep_store_mode mode, int immutable, sim_err *er
     }
     sqlite3_extended_result_codes(s->db, 1);
     sqlite3_busy_timeout(s->db, REP_STORE_BUSY_MS);
+    if (mode == REP_STORE_READ)
+        return exec(s, "PRAGMA query_only = ON", "open read-only", err);
     return SIM_OK;
 }
 
@@ -596,12 +601,22 @@ rep_store *rep_store_open(const char *path, rep_store_mode mode, sim_err *err)
         sim_err_set(err, SIM_EFAIL, "%s: results database is read-only", path);
         goto fail;
     }
+    char wal[4200];
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    /* A file we may read but not write: SQLite could not remove the -wal
+     * and -shm files it would create to read it; read it as immutable when
+     * no writer has it open (no -wal file), as a file in a directory we
+     * cannot write (below). */
+    if (mode == REP_STORE_READ && sqlite3_db_readonly(s->db, "main") == 1 && stat(wal, &sb) != 0) {
+        sqlite3_close(s->db);
+        s->db = NULL;
+        if (open_db(s, mode, 1, err))
+            goto fail;
+    }
     sim_err first;
     sim_err_clear(&first);
     if (check_header(s, &fresh, &first)) {
         int rc = sqlite3_extended_errcode(s->db) & 0xff;
-        char wal[4200];
-        snprintf(wal, sizeof wal, "%s-wal", path);
         if (mode != REP_STORE_READ || (rc != SQLITE_READONLY && rc != SQLITE_CANTOPEN) ||
             stat(wal, &sb) == 0) {
             sim_err_set(err, first.code, "%s", first.msg);

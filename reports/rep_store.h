@@ -76,7 +76,8 @@
 typedef struct rep_store rep_store;
 
 typedef enum rep_store_mode {
-    REP_STORE_READ,  /* the file must exist; nothing is written */
+    REP_STORE_READ,  /* the file must exist; nothing is stored; leaves no -wal or -shm
+                      * file behind (a writer's stay while it has the file open) */
     REP_STORE_WRITE  /* created (with its schema) if missing */
 } rep_store_mode;
 

@@ -15,8 +15,19 @@ else
 expect 0 "run --db (csv)" -- "$TFSIM" run $mm1 --reps 2 --set queueing.customers=5000 --format csv --db "$sdir/run.db"
 cp "$tmp/out" "$sdir/run.csv"
 expect_err "stored as run 1 in $sdir/run.db" "run --db says where it stored"
+# a writer, and the commands that only read the database (export, report),
+# leave no -wal or -shm file next to it: after them the store is one file
+no_wal_left() {
+    for f in "$1-wal" "$1-shm"; do
+        if [ -e "$f" ]; then bad "$2 left $f behind"; else ok; fi
+    done
+}
+no_wal_left "$sdir/run.db" "run --db"
 expect 0 "export the stored run" -- "$TFSIM" export "$sdir/run.db" --run 1 --format csv
 if cmp -s "$sdir/run.csv" "$tmp/out"; then ok; else bad "run --db: stored table differs from the printed CSV"; fi
+no_wal_left "$sdir/run.db" "export"
+expect 0 "report of the stored run" -- "$TFSIM" report "$sdir/run.db" -o "$sdir/run.html"
+no_wal_left "$sdir/run.db" "report"
 expect 0 "run --db (text)" -- "$TFSIM" run $mm1 --reps 2 --set queueing.customers=5000 --db "$sdir/run.db"
 expect_out "mean_response (theory)" "run --db (text) prints the text layout"
 expect 0 "export the text run" -- "$TFSIM" export "$sdir/run.db" --run 2 --format csv
