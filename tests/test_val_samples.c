@@ -129,11 +129,15 @@ static void test_killed_writer_leaves_complete_lines(void **state)
                                 1700000000.0 + (double)i, &err))
                 _exit(4);
     }
-    /* Let it write a few hundred batches, then kill it mid-stream. */
-    for (int i = 0; i < 200; i++) {
+    /* Let it write a few hundred batches, then kill it mid-stream.  The
+     * wait is bounded by the size, not by a short time: on a busy machine
+     * the child may get little CPU (up to 60 s, or until it dies). */
+    for (int i = 0; i < 12000; i++) {
         struct stat st;
         if (stat(path, &st) == 0 && st.st_size > 200000)
             break;
+        if (waitpid(pid, NULL, WNOHANG) == pid)
+            fail_msg("the writer exited before it was killed");
         usleep(5000);
     }
     kill(pid, SIGKILL);
