@@ -398,6 +398,12 @@ static int simulate(const sim_cfg *cfg, unsigned reps, val_compare_point *pt, si
         pt->sim[ph] = res.mean[k];
         pt->sim_half[ph] = res.reps >= 2 ? res.half[k] : NAN;
     }
+    if (rc == SIM_OK) {
+        long ku = sim_layout_find(&sc.layout, "component", "host_cpu", "utilisation"),
+             kq = sim_layout_find(&sc.layout, "component", "host_cpu", "mean_queue");
+        assert(ku >= 0 && kq >= 0);
+        pt->sim_wait = fmax(0, res.mean[kq] - res.mean[ku] * pt->cores);
+    }
     pt->reps = res.reps;
     sim_table_free(t);
     sim_rep_result_fini(&res);
@@ -504,6 +510,7 @@ static void live_aggregate(val_compare_point *pt, const val_live_out *runs, unsi
         pt->live_hi[ph] = x[ph][nx[ph] - 1];
     }
     pt->background = background_cores(&pt->live);
+    pt->live_wait = pt->live.elapsed > 0 ? (pt->live.loop_wait + pt->live.pg_wait) / pt->live.elapsed : NAN;
 }
 
 int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare *c, sim_err *err)
@@ -529,6 +536,7 @@ int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare 
         sim_cfg_free(cfg);
         snprintf(c->pts[i].value, sizeof c->pts[i].value, "%s", o->values[i]);
         c->pts[i].concurrency = ps[i].concurrency;
+        c->pts[i].live_wait = c->pts[i].sim_wait = NAN;
         if (i == 0)
             for (int ph = 0; ph < TF_NPHASES; ph++)
                 c->phase_on[ph] = ps[i].phase_on[ph];
@@ -657,7 +665,8 @@ void val_compare_table(const val_compare *c, const char *key, sim_table *t)
         cae = sim_table_col(t, "amdahl_err_pct", "%.1f"),
         cmx = sim_table_col(t, "max_abs_err_pct", "%.1f"),
         cb = sim_table_col(t, "background_cores", "%.2f"),
-        cn = sim_table_col(t, "live_runs", "%.0f"), cr = sim_table_col(t, "live_range_pct", "%.1f");
+        cn = sim_table_col(t, "live_runs", "%.0f"), cr = sim_table_col(t, "live_range_pct", "%.1f"),
+        clw = sim_table_col(t, "live_cpu_wait", "%.2f"), csw = sim_table_col(t, "sim_cpu_wait", "%.2f");
     sim_table_group_by(t, cs);
     double tot_e[TF_NPHASES] = {0}, tot_a[TF_NPHASES] = {0}, mx[TF_NPHASES] = {0};
     int n_e[TF_NPHASES] = {0}, n_a[TF_NPHASES] = {0};
@@ -681,6 +690,8 @@ void val_compare_table(const val_compare *c, const char *key, sim_table *t)
             sim_table_num(t, cb, pt->background);
             sim_table_num(t, cn, (double)pt->live_runs);
             sim_table_num(t, cr, (pt->live_hi[ph] - pt->live_lo[ph]) / live * 100);
+            sim_table_num(t, clw, pt->live_wait);
+            sim_table_num(t, csw, pt->sim_wait);
             if (pt->live.phase_ran[ph] == 1 && isfinite(e)) {
                 tot_e[ph] += fabs(e);
                 n_e[ph]++;

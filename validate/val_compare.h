@@ -140,6 +140,10 @@ typedef struct val_compare_point {
     double background;             /* cores used by other processes during the first run */
     double cores;                  /* host.cores simulated */
     double sim[TF_NPHASES], sim_half[TF_NPHASES];
+    /* threads runnable but waiting for a CPU, time average over the run:
+     * live, the loop and the backends (schedstat; NaN: unknown); simulated,
+     * the host's jobs beyond its cores (processor sharing) */
+    double live_wait, sim_wait;
     unsigned reps;                 /* simulation replications run */
     double amdahl[TF_NPHASES];
 } val_compare_point;

@@ -531,6 +531,7 @@ static void collect(val_live *e, val_live_out *o)
     o->requests = req;
     o->holds_rows_end = e->rows;
     o->loop_cpu = o->pg_cpu = o->redis_cpu = o->host_cpu = o->cores = o->loop_sleeps = nan;
+    o->loop_wait = o->pg_wait = nan;
     o->gate_max = e->gate.max_in_use;
     o->pool_max = e->pool.max_in_use;
     o->inflight_max = e->inflight_max;
@@ -634,7 +635,7 @@ void val_live_table(const val_live_out *o, int text, sim_table *t)
 {
     sim_layout l;
     sim_layout_init(&l);
-    size_t cap = TF_NPHASES * PM_N + 4 + 3 * TF_NKINDS + 3 * VAL_LIVE_NCLASS + 7, n = 0;
+    size_t cap = TF_NPHASES * PM_N + 6 + 3 * TF_NKINDS + 3 * VAL_LIVE_NCLASS + 7, n = 0;
     double *v = malloc(cap * sizeof *v);
     assert(v && "out of memory");
 #define ADD(scope, name, metric, fmt, x) (sim_layout_add(&l, scope, name, metric, NAN, 0, fmt), v[n++] = (x))
@@ -649,7 +650,9 @@ void val_live_table(const val_live_out *o, int text, sim_table *t)
     }
     double el = o->elapsed > 0 ? o->elapsed : NAN;
     ADD("component", "server_loop", "utilisation", "%.3f", o->loop_cpu / el);
+    ADD("component", "server_loop", "cpu_wait", "%.3f", o->loop_wait / el);
     ADD("component", "postgres_cpu", "utilisation", "%.3f", o->pg_cpu / el / o->cores);
+    ADD("component", "postgres_cpu", "cpu_wait", "%.3f", o->pg_wait / el);
     ADD("component", "redis", "utilisation", "%.3f", o->redis_cpu / el);
     ADD("component", "host_cpu", "utilisation", "%.3f", o->host_cpu / el / o->cores);
     for (int k = 0; k < TF_NKINDS; k++) {

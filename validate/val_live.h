@@ -147,6 +147,9 @@ typedef struct val_live_out {
      * times the loop's thread blocked (voluntary context switches: it slept
      * and a reply woke it) */
     double loop_cpu, pg_cpu, redis_cpu, host_cpu, loop_sleeps;
+    /* seconds the loop's thread and the backends were runnable but waited
+     * for a CPU (schedstat; on Linux this includes waking a halted vCPU) */
+    double loop_wait, pg_wait;
     double cores;                    /* online CPUs of the host (NaN: unknown) */
     /* invariant witnesses */
     long gate_max, pool_max, inflight_max, wave_overlaps;
@@ -175,7 +178,9 @@ int val_live_run_io(const tf_params *p, const val_live_opts *o, const val_live_i
  * replication: columns scope, name, then the metrics; rows phase (per phase
  * run: throughput, latency_mean, p50, p90, p99, errors, walltime),
  * component (utilisation of server_loop, postgres_cpu, redis and host_cpu:
- * CPU seconds / elapsed, over the cores for postgres_cpu and host_cpu),
+ * CPU seconds / elapsed, over the cores for postgres_cpu and host_cpu;
+ * cpu_wait of server_loop and postgres_cpu: seconds runnable but waiting
+ * for a CPU / elapsed, the mean number of those threads waiting),
  * kind (mean, sd, count), round_trip (per class seen: mean, sd, count: send
  * to reply, without the wait for the loop) and run totals (holds_rows_end,
  * round_trips, idle_waits, loop_sleeps, pg_alone, spin,

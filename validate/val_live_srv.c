@@ -35,7 +35,7 @@ typedef struct pgc {
     long long value;
     char *error;        /* first error of the statement in flight */
     int pid;            /* backend process */
-    double cpu0;        /* its CPU seconds at the start */
+    double cpu0, wait0; /* its CPU and CPU-wait seconds at the start */
 } pgc;
 
 typedef struct rdc {
@@ -104,18 +104,25 @@ static double thread_sleeps(void)
     return v;
 }
 
-/* CPU seconds of process pid (schedstat), NaN if unreadable. */
-static double proc_cpu(int pid)
+/* From a schedstat file (path): seconds on a CPU into *cpu and seconds
+ * runnable but waiting for one into *wait; both NaN if unreadable. */
+static void sched_read(const char *path, double *cpu, double *wait)
+{
+    FILE *f = fopen(path, "r");
+    unsigned long long run = 0, delay = 0;
+    int n = f ? fscanf(f, "%llu %llu", &run, &delay) : 0;
+    if (f)
+        fclose(f);
+    *cpu = n >= 1 ? (double)run * 1e-9 : NAN;
+    *wait = n == 2 ? (double)delay * 1e-9 : NAN;
+}
+
+/* The same for process pid. */
+static void proc_sched(int pid, double *cpu, double *wait)
 {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/schedstat", pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NAN;
-    unsigned long long ns;
-    int n = fscanf(f, "%llu", &ns);
-    fclose(f);
-    return n == 1 ? (double)ns * 1e-9 : NAN;
+    sched_read(path, cpu, wait);
 }
 
 /* CPU seconds the whole host has spent busy (all cores), NaN if unknown. */
@@ -670,17 +677,26 @@ int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv 
     if (rc == SIM_OK) {
         val_live_io io = {&S, io_now, io_spin, io_start, io_wait};
         for (unsigned i = 0; i < S.npg; i++)
-            S.pg[i].cpu0 = proc_cpu(S.pg[i].pid);
+            proc_sched(S.pg[i].pid, &S.pg[i].cpu0, &S.pg[i].wait0);
         double r0 = S.nrd ? redis_cpu(S.rd[0].c) : NAN;
+        double lc0, lw0, lc1, lw1;
+        sched_read("/proc/thread-self/schedstat", &lc0, &lw0);
         double h0 = host_cpu(), l0 = thread_cpu(), s0 = thread_sleeps();
         rc = val_live_run_io(p, o, &io, out, err);
         out->loop_cpu = thread_cpu() - l0;
         out->loop_sleeps = thread_sleeps() - s0;
         out->host_cpu = host_cpu() - h0;
-        double pgc_ = 0;
-        for (unsigned i = 0; i < S.npg; i++)
-            pgc_ += proc_cpu(S.pg[i].pid) - S.pg[i].cpu0;
+        sched_read("/proc/thread-self/schedstat", &lc1, &lw1);
+        out->loop_wait = lw1 - lw0;
+        double pgc_ = 0, pgw = 0;
+        for (unsigned i = 0; i < S.npg; i++) {
+            double c1, w1;
+            proc_sched(S.pg[i].pid, &c1, &w1);
+            pgc_ += c1 - S.pg[i].cpu0;
+            pgw += w1 - S.pg[i].wait0;
+        }
         out->pg_cpu = pgc_;
+        out->pg_wait = pgw;
         out->redis_cpu = rc == SIM_OK && S.nrd ? redis_cpu(S.rd[0].c) - r0 : NAN;
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
         out->cores = ncpu > 0 ? (double)ncpu : NAN;
