@@ -8,11 +8,17 @@ compare_srv() {
 expect 0 "compare pg_redis, no stand-in CPU (csv)" -- compare_srv configs/live/pg_redis.ini \
     --vary client.concurrency=1,4,16 --set client.total=100 --reps 3 --format csv \
     --params-out "$tmp/params.txt"
-if [ "$(head -n 1 "$tmp/out")" = "scope,client.concurrency,phase,live,simulated,simulated_ci,amdahl,sim_err_pct,amdahl_err_pct,max_abs_err_pct,background_cores,live_runs,live_range_pct" ]; then ok; else bad "compare csv header"; head -n 1 "$tmp/out" | sed 's/^/    /'; fi
+if [ "$(head -n 1 "$tmp/out")" = "scope,client.concurrency,phase,live,simulated,simulated_ci,amdahl,sim_err_pct,amdahl_err_pct,max_abs_err_pct,background_cores,live_runs,live_range_pct,live_cpu_wait,sim_cpu_wait" ]; then ok; else bad "compare csv header"; head -n 1 "$tmp/out" | sed 's/^/    /'; fi
 # 3 values x 4 phases, each with live, simulated (CI) and Amdahl; then 5 MAPE rows
 awk -F, '$1 == "point" && $4 > 0 && $5 > 0 && $6 != "" && $7 > 0 && $8 != "" { p++ }
          $1 == "mape" && $8 != "" { m++ }
          END { exit !(p == 12 && m == 5) }' "$tmp/out" && ok || bad "compare csv: 12 complete points and 5 MAPE rows"
+# CPU waits: measured live (schedstat) and simulated at every point, never
+# negative; processor sharing has no waiting at concurrency 1 (the loop and
+# one backend take turns on two cores), and at 16 more than at 1
+awk -F, '$1 == "point" { if (!($14 >= 0) || !($15 >= 0)) bad = 1; if ($2 == 1 && $15 > 0.05) bad = 1
+                         if ($2 == 16) w16 = $15; if ($2 == 1) w1 = $15 }
+         END { exit bad || !(w16 > w1) }' "$tmp/out" && ok || bad "compare: live and simulated CPU waits per point"
 # Amdahl equals live at concurrency 1 (it starts from that point)
 awk -F, '$1 == "point" && $2 == 1 && ($7 - $4 > 1e-6 || $4 - $7 > 1e-6) { bad = 1 } END { exit bad }' "$tmp/out" &&
     ok || bad "compare: Amdahl is the live value at concurrency 1"

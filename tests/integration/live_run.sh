@@ -21,6 +21,13 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
          END { exit !(k["accounting.hold"] == 120 && k["accounting.commit_order"] == 120 &&
                       k["paymentsession.save"] == 60 && k["db.add_order"] == 60) }' "$tmp/out" &&
     ok || bad "live csv: kind counts (120 holds, 120 commit_order, 60 saves, 60 orders)"
+# CPU waits of the loop and of the backends (schedstat): measured, not negative,
+# and only for those two components
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+         $1 == "component" { w[$2] = $(c["cpu_wait"]) }
+         END { exit !(w["server_loop"] != "" && w["server_loop"] >= 0 && w["postgres_cpu"] != "" &&
+                      w["postgres_cpu"] >= 0 && w["host_cpu"] == "") }' "$tmp/out" &&
+    ok || bad "live csv: cpu_wait of the loop and the backends"
 expect_err "tfsim live: commit " "live: a progress line per phase"
 if [ "$($PSQL "$TFSIM_PG_CONNINFO" -c "SELECT count(*) FROM pg_namespace WHERE nspname = 'tfsim_live'")" = 0 ]; then ok; else bad "live left its schema"; fi
 if [ "$($PSQL "$TFSIM_PG_CONNINFO" -c "SELECT v FROM public.live_sentinel")" = kept ]; then ok; else bad "live touched public.live_sentinel"; fi
