@@ -5,6 +5,9 @@
  * table; and the compare mapping (val_compare_overrides) and analysis. */
 #include "tests/test_util.h"
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
 #include "models/mdl.h"
 #include "models/tf_params.h"
 #include "models/tf_prog.h"
@@ -537,6 +540,46 @@ static void test_overrides_match_the_spin(void **state)
     }
 }
 
+/* The calibration's distribution specs: a lognormal sample less its
+ * offset gets a family with the sample's mean; a sample mostly below the
+ * offset (the model already charges more than most round trips) and a
+ * small one get the constant mean. */
+static void test_fit_spec(void **state)
+{
+    (void)state;
+    enum { N = 2000 };
+    double x[N];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 11);
+    double sum = 0;
+    for (int i = 0; i < N; i++) {
+        x[i] = 30e-6 + gsl_ran_lognormal(r, log(40e-6), 0.4);
+        sum += x[i] - 30e-6;
+    }
+    char spec[2048];
+    sim_err err = {0};
+    assert_int_equal(val_compare_fit_spec(x, N, 30e-6, spec, sizeof spec, &err), SIM_OK);
+    assert_non_null(strchr(spec, '('));
+    sim_dist d;
+    char msg[256];
+    assert_int_equal(sim_dist_parse(spec, &d, msg, sizeof msg), 0);
+    assert_rel(sim_dist_mean(&d), sum / N, 1e-6);
+    sim_dist_fini(&d);
+    /* 60% of the round trips at or below what the model charges */
+    sum = 0;
+    for (int i = 0; i < N; i++) {
+        x[i] = i % 5 < 3 ? 20e-6 : 30e-6 + gsl_ran_exponential(r, 10e-6);
+        sum += fmax(x[i] - 30e-6, 1e-7);
+    }
+    assert_int_equal(val_compare_fit_spec(x, N, 30e-6, spec, sizeof spec, &err), SIM_OK);
+    assert_null(strchr(spec, '('));
+    assert_rel(strtod(spec, NULL), sum / N, 1e-6);
+    /* too few samples to fit */
+    assert_int_equal(val_compare_fit_spec(x, 5, 0, spec, sizeof spec, &err), SIM_OK);
+    assert_null(strchr(spec, '('));
+    gsl_rng_free(r);
+}
+
 static void test_analyse(void **state)
 {
     (void)state;
@@ -595,6 +638,7 @@ int main(void)
         cmocka_unit_test(test_rejects),
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_overrides_match_the_spin),
+        cmocka_unit_test(test_fit_spec),
         cmocka_unit_test(test_analyse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

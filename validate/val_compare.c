@@ -112,24 +112,21 @@ static int sum_fit(const samples *sm, double *a0, double *b)
     return 1;
 }
 
-/* Fit x[0..n) - minus (each at least 100 ns) and write a spec of the
- * lowest-AIC parametric fit, scaled to the sample mean, into spec (the
- * model needs the mean right and a smooth tail; an empirical fit
- * interpolates up to the largest sample and can move the mean a lot); a
- * constant (the mean) with too few samples or no fit. */
-static int fit_spec(const double *x, size_t n, double minus, char *spec, size_t len, sim_err *err)
+int val_compare_fit_spec(const double *x, size_t n, double minus, char *spec, size_t len, sim_err *err)
 {
     double *y = malloc((n ? n : 1) * sizeof *y);
     assert(y && "out of memory");
     double sum = 0;
+    size_t clipped = 0;
     for (size_t i = 0; i < n; i++) {
+        clipped += x[i] - minus <= 1e-7;
         y[i] = fmax(x[i] - minus, 1e-7);
         sum += y[i];
     }
     double mean = n ? sum / (double)n : 0;
     snprintf(spec, len, "%.9g", mean);
     int rc = SIM_OK;
-    if (n >= VAL_FIT_MIN_N) {
+    if (n >= VAL_FIT_MIN_N && 4 * clipped <= n) {
         val_fit_opts fo;
         val_fit_opts_init(&fo);
         val_fit_report rep;
@@ -288,7 +285,7 @@ static int calib_from(const tf_params *p, const val_live_out *o, const samples *
     /* what a round trip costs before the server's part, as simulated */
     double before = cal->o_rt + cal->wake + cal->rtt;
     int cc = VAL_LIVE_PG0 + TF_Q_COMMIT;
-    int rc = fit_spec(sm->x[cc], sm->n[cc], before + cal->query_cpu + cal->pg_wake, cal->flush,
+    int rc = val_compare_fit_spec(sm->x[cc], sm->n[cc], before + cal->query_cpu + cal->pg_wake, cal->flush,
                       sizeof cal->flush, err);
     /* Redis: all round trips pooled (the model has one service time) */
     size_t nall = 0;
@@ -301,7 +298,7 @@ static int calib_from(const tf_params *p, const val_live_out *o, const samples *
         for (size_t i = 0; i < sm->n[VAL_LIVE_REDIS0 + r]; i++)
             all[j++] = sm->x[VAL_LIVE_REDIS0 + r][i];
     if (rc == SIM_OK && nall)
-        rc = fit_spec(all, nall, before, cal->redis_service, sizeof cal->redis_service, err);
+        rc = val_compare_fit_spec(all, nall, before, cal->redis_service, sizeof cal->redis_service, err);
     else if (rc == SIM_OK)
         snprintf(cal->redis_service, sizeof cal->redis_service, "%.9g", cal->l_redis);
     free(all);

@@ -173,6 +173,19 @@ void val_compare_fini(val_compare *c);
  * for client.concurrency, from the point with concurrency 1). */
 void val_compare_analyse(val_compare *c, const char *key);
 
+/* A distribution spec for the model from measured times x[0..n) (borrowed)
+ * less `minus` (what the model already charges around them; each at least
+ * 100 ns), written into spec (len bytes): the lowest-AIC parametric fit
+ * (val_fit), scaled to the sample mean, since the model needs the mean
+ * right and a smooth tail (an empirical fit interpolates up to the largest
+ * sample and can move the mean a lot).  The constant mean instead with
+ * fewer than VAL_FIT_MIN_N samples, no fit, or when more than a quarter of
+ * the samples are at most `minus`: they all become 100 ns, and a family
+ * fitted to such a spike is degenerate (e.g. a lognormal with sigma 5,
+ * whose rare huge draws the model would then make).  Returns SIM_OK or the
+ * fit's error (err). */
+int val_compare_fit_spec(const double *x, size_t n, double minus, char *spec, size_t len, sim_err *err);
+
 /* The simulation overrides for stand-in scale s and per-step c, cores:
  * appended as "section.key=value" lines (each ending in '\n') to buf (len
  * bytes).  Returns the length written (truncated to fit). */
