@@ -15,17 +15,6 @@ void sim_welford_init(sim_welford *w)
     w->max = -INFINITY;
 }
 
-void sim_welford_add(sim_welford *w, double x)
-{
-    w->n++;
-    double d = x - w->mean;
-    w->mean += d / (double)w->n;
-    w->m2 += d * (x - w->mean);
-    if (x < w->min)
-        w->min = x;
-    if (x > w->max)
-        w->max = x;
-}
 
 double sim_welford_var(const sim_welford *w) { return w->n > 1 ? w->m2 / (double)(w->n - 1) : 0; }
 double sim_welford_sd(const sim_welford *w) { return sqrt(sim_welford_var(w)); }
@@ -56,13 +45,6 @@ void sim_tavg_init(sim_tavg *a, double t0, double v)
     a->area = 0;
 }
 
-void sim_tavg_set(sim_tavg *a, double now, double v)
-{
-    assert(now >= a->t_last);
-    a->area += a->v * (now - a->t_last);
-    a->t_last = now;
-    a->v = v;
-}
 
 double sim_tavg_mean(const sim_tavg *a, double now)
 {

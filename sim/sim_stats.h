@@ -18,6 +18,7 @@
 #ifndef SIM_STATS_H
 #define SIM_STATS_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,7 +28,18 @@ typedef struct sim_welford {
 } sim_welford;
 
 void sim_welford_init(sim_welford *w);
-void sim_welford_add(sim_welford *w, double x);
+/* Add x (inline: it runs for every completion of every resource). */
+static inline void sim_welford_add(sim_welford *w, double x)
+{
+    w->n++;
+    double d = x - w->mean;
+    w->mean += d / (double)w->n;
+    w->m2 += d * (x - w->mean);
+    if (x < w->min)
+        w->min = x;
+    if (x > w->max)
+        w->max = x;
+}
 double sim_welford_var(const sim_welford *w);  /* sample variance (n-1); 0 if n<2 */
 double sim_welford_sd(const sim_welford *w);
 /* Combine b into a (parallel formula). */
@@ -38,8 +50,15 @@ typedef struct sim_tavg {
 } sim_tavg;
 
 void sim_tavg_init(sim_tavg *a, double t0, double v);
-/* The quantity changes to v at time now (>= t_last). */
-void sim_tavg_set(sim_tavg *a, double now, double v);
+/* The quantity changes to v at time now (>= t_last); inline: it runs at
+ * every change of every resource. */
+static inline void sim_tavg_set(sim_tavg *a, double now, double v)
+{
+    assert(now >= a->t_last);
+    a->area += a->v * (now - a->t_last);
+    a->t_last = now;
+    a->v = v;
+}
 static inline void sim_tavg_add(sim_tavg *a, double now, double dv) { sim_tavg_set(a, now, a->v + dv); }
 /* Time average over [t0, now]; the current value if now == t0. */
 double sim_tavg_mean(const sim_tavg *a, double now);
