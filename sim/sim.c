@@ -42,6 +42,12 @@ uint64_t sim_after(sim *s, double delay, unsigned prio, sim_fn fn, void *obj)
     return sim_calendar_push(&s->cal, s->now + delay, prio, fn, obj);
 }
 
+uint64_t sim_timer_set(sim *s, int id, double t, unsigned prio, sim_fn fn, void *obj)
+{
+    assert(t >= s->now && "timer set in the past");
+    return sim_calendar_timer_set(&s->cal, id, t, prio, fn, obj);
+}
+
 void sim_stop(sim *s) { s->stop = 1; }
 
 int sim_run(sim *s, double t_end)

@@ -10,7 +10,8 @@
  * (assertion).  cur_seq is the sequence number of the event being run
  * (owners of lazily cancelled events compare it with what they stored).
  * Resource bounds: max_events, max_pending and t_end stop the loop with a status, never
- * abort.  Cost per event: one heap pop, one indirect call, two compares.
+ * abort.  Cost per event: one heap pop, one indirect call, two compares,
+ * and a compare per armed timer (sim_timer_*, at most SIM_CAL_TIMERS).
  */
 #ifndef SIM_H
 #define SIM_H
@@ -54,6 +55,14 @@ void sim_reset(sim *s);
  * number. */
 uint64_t sim_at(sim *s, double t, unsigned prio, sim_fn fn, void *obj);
 uint64_t sim_after(sim *s, double delay, unsigned prio, sim_fn fn, void *obj);
+
+/* Movable timers (see sim_calendar.h): a timer of s or -1 when none is
+ * left; set it to fire fn(s, obj) at absolute time t >= now, replacing its
+ * pending firing (returns the firing's sequence number); drop its pending
+ * firing. */
+static inline int sim_timer_new(sim *s) { return sim_calendar_timer_new(&s->cal); }
+uint64_t sim_timer_set(sim *s, int id, double t, unsigned prio, sim_fn fn, void *obj);
+static inline void sim_timer_clear(sim *s, int id) { sim_calendar_timer_clear(&s->cal, id); }
 
 /* Run events with time <= t_end (use INFINITY for no bound). */
 int sim_run(sim *s, double t_end);

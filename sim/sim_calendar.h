@@ -21,8 +21,18 @@
  * Cost: push and pop O(log4 n) with 32-byte nodes moved by hole sifting;
  * a sift down picks the least of four children without branches and, on
  * heaps larger than the caches, prefetches the grandchildren; memory 32
- * bytes per pending event.  (bench/bench_calendar.c: hold model.)  There is no cancel: owners mark stale events themselves
- * (compare sim_calendar's returned seq, see sim_ps.c).
+ * bytes per pending event.  (bench/bench_calendar.c: hold model.)  There
+ * is no cancel in the heap: owners mark stale events themselves (compare
+ * the returned seq).
+ * Timers: up to SIM_CAL_TIMERS movable events kept beside the heap, each
+ * with at most one firing pending; setting a timer replaces its pending
+ * firing, so an owner that reschedules often (sim_ps: every arrival and
+ * departure can move its next completion) leaves no stale events behind.
+ * A timer's firing takes a sequence number when it is set, as a push does,
+ * and pops in the same (time, priority, sequence) order as the heap's
+ * events: the order of everything else is the same as if it had been
+ * pushed.  Cost: pop and peek compare the heap's least node with each
+ * armed timer (O(SIM_CAL_TIMERS)).
  * Uses the GCC/Clang extension unsigned __int128 (64-bit targets).
  */
 #ifndef SIM_CALENDAR_H
@@ -56,18 +66,25 @@ typedef struct sim_cal_node {
     void *obj;
 } sim_cal_node;
 
+#define SIM_CAL_TIMERS 4
+
 typedef struct sim_calendar {
     sim_cal_node *heap;
     size_t n;      /* nodes in heap[], counting an empty root (hole) */
     size_t cap;
     uint64_t seq;
     int hole;      /* heap[0] has been popped and not refilled yet */
+    sim_cal_node timer[SIM_CAL_TIMERS]; /* the timers' pending firings */
+    unsigned ntimers;                   /* timers handed out */
+    unsigned armed;                     /* bit i: timer i has a firing pending */
+    unsigned narmed;                    /* bits set in armed */
 } sim_calendar;
 
 /* Initialise caller-provided storage with room for cap_hint events (>= 1). */
 void sim_calendar_init(sim_calendar *c, size_t cap_hint);
 void sim_calendar_fini(sim_calendar *c);
-/* Remove all events; keeps the memory and the sequence counter. */
+/* Remove all events (and the timers' pending firings; the timers stay
+ * handed out); keeps the memory and the sequence counter. */
 void sim_calendar_clear(sim_calendar *c);
 
 /* Insert; returns the event's sequence number (unique in this calendar). */
@@ -76,7 +93,24 @@ uint64_t sim_calendar_push(sim_calendar *c, double t, unsigned prio, sim_fn fn, 
 /* Remove the least event into *out; returns 0 if the calendar is empty. */
 int sim_calendar_pop(sim_calendar *c, sim_event *out);
 
-static inline size_t sim_calendar_size(const sim_calendar *c) { return c->n - (size_t)c->hole; }
+static inline size_t sim_calendar_size(const sim_calendar *c)
+{
+    return c->n - (size_t)c->hole + c->narmed;
+}
+
+/* A timer of this calendar: its id (>= 0), or -1 when all SIM_CAL_TIMERS
+ * are handed out (the caller then pushes events instead). */
+int sim_calendar_timer_new(sim_calendar *c);
+/* Set timer id to fire fn(obj) at (t, prio), replacing a firing still
+ * pending; returns the firing's sequence number. */
+uint64_t sim_calendar_timer_set(sim_calendar *c, int id, double t, unsigned prio, sim_fn fn, void *obj);
+/* Drop timer id's pending firing, if any. */
+static inline void sim_calendar_timer_clear(sim_calendar *c, int id)
+{
+    assert(id >= 0 && (unsigned)id < c->ntimers);
+    c->narmed -= (c->armed >> id) & 1u;
+    c->armed &= ~(1u << id);
+}
 
 /* Fill the root left empty by the last pop, if it still is, with the last
  * node (pop and peek do this themselves). */
@@ -97,8 +131,19 @@ static inline double sim_calendar_peek_time(sim_calendar *c)
 {
     if (c->hole)
         sim_calendar_fill_hole(c);
-    assert(c->n > 0);
-    return sim_calendar_time_of((uint64_t)(c->heap[0].k >> 64));
+    assert(sim_calendar_size(c) > 0);
+    if (!c->armed)
+        return sim_calendar_time_of((uint64_t)(c->heap[0].k >> 64));
+    int have = c->n > 0;
+    sim_cal_key k = have ? c->heap[0].k : 0;
+    for (unsigned a = c->armed; a; a &= a - 1) {
+        const sim_cal_node *x = &c->timer[__builtin_ctz(a)];
+        if (!have || x->k < k) {
+            k = x->k;
+            have = 1;
+        }
+    }
+    return sim_calendar_time_of((uint64_t)(k >> 64));
 }
 
 #endif

@@ -18,6 +18,7 @@ void sim_ps_init(sim_ps *p, double cores)
     p->order = 0;
     p->is_armed = 0;
     p->armed = 0;
+    p->timer = -1;
     p->completions = 0;
     sim_tavg_init(&p->njobs, 0, 0);
     sim_tavg_init(&p->nbusy, 0, 0);
@@ -101,6 +102,8 @@ static void on_complete(sim *s, void *obj);
 static void arm(sim_ps *p, sim *s)
 {
     if (p->n == 0) {
+        if (p->is_armed && p->timer >= 0)
+            sim_timer_clear(s, p->timer);
         p->is_armed = 0;
         return;
     }
@@ -109,7 +112,16 @@ static void arm(sim_ps *p, sim *s)
         dt = 0;
     if (p->is_armed && p->armed_t <= s->now + dt)
         return; /* the armed event comes first; it re-arms when it fires */
-    p->armed = sim_after(s, dt, 0, on_complete, p);
+    /* the CPU's timer (its earlier firing, if any, is replaced); without a
+     * free timer, an event whose predecessor goes stale */
+    if (p->timer == -1) {
+        int id = sim_timer_new(s);
+        p->timer = id >= 0 ? id : -2;
+    }
+    if (p->timer >= 0)
+        p->armed = sim_timer_set(s, p->timer, s->now + dt, 0, on_complete, p);
+    else
+        p->armed = sim_after(s, dt, 0, on_complete, p);
     p->armed_t = s->now + dt;
     p->is_armed = 1;
 }

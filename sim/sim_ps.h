@@ -8,12 +8,16 @@
  * Method: virtual time V(t), the service each present job has received
  * since the CPU was created, grows at rate min(1, K/n); a job's finish
  * point is V at submission + work; a min-heap of finish points (ties by
- * submission order) gives the next completion.  One calendar event is armed
- * for the earliest completion.  When the job set changes and the earliest
- * completion moves later (an arrival slows everyone down), the armed event
- * is kept: when it fires early it re-arms itself.  When it moves earlier, a
- * new event is armed and the old one goes stale (its sequence number no
- * longer matches).  So an arrival costs no extra calendar event.
+ * submission order) gives the next completion.  One completion is armed
+ * on a calendar timer (sim_timer_set) for the earliest finish point.  When
+ * the job set changes and that completion moves later (an arrival slows
+ * everyone down), the armed firing is kept: when it fires early it re-arms
+ * itself.  When it moves earlier, the timer is set again, which replaces
+ * the pending firing.  So an arrival costs no calendar work and nothing
+ * goes stale.  Without a free timer (SIM_CAL_TIMERS per calendar) the CPU
+ * pushes plain events instead, and an earlier one makes the older one
+ * stale (its sequence number no longer matches); the schedule is the same.
+ * A sim_ps serves one sim.
  * Invariants: V never decreases while jobs are present, and restarts at 0
  * when the CPU goes idle (no finish points are held then), so that it
  * stays small and precise; jobs finish in order of finish point.
@@ -43,6 +47,7 @@ typedef struct sim_ps {
     uint64_t armed;    /* sequence number of the armed completion event */
     double armed_t;    /* its time */
     int is_armed;
+    int timer;         /* the calendar timer it arms (-1: none yet, -2: none free) */
     /* statistics since the last reset */
     uint64_t completions;
     sim_tavg njobs, nbusy;  /* jobs present; cores in use = min(n, K) */

@@ -1,6 +1,7 @@
 /* Tests for sim_calendar: pop order against a naive twin (an array kept
  * sorted by (time, prio, seq)) on random workloads with many equal times
- * and priorities, sequence numbers, growth, the time encoding. */
+ * and priorities, also with movable timers; sequence numbers, growth, the
+ * time encoding. */
 #include "tests/test_util.h"
 
 #include "sim/sim_calendar.h"
@@ -174,6 +175,100 @@ static void random_workload(uint64_t seed, size_t ops, double p_push, unsigned g
     pair_fini(&p);
 }
 
+/* ---- timers: movable events beside the heap ---- */
+
+static void twin_remove(twin *w, uint64_t seq)
+{
+    for (size_t i = 0; i < w->n; i++)
+        if (w->a[i].seq == seq) {
+            memmove(&w->a[i], &w->a[i + 1], (w->n - i - 1) * sizeof *w->a);
+            w->n--;
+            return;
+        }
+    fail_msg("seq %llu not in the twin", (unsigned long long)seq);
+}
+
+/* Random pushes, pops, timer sets (replacing a pending firing) and timer
+ * clears against the twin, where setting a timer removes its pending
+ * firing and inserts the new one: the pop order must be the twin's. */
+static void timer_workload(uint64_t seed, size_t ops, unsigned grid)
+{
+    rs = seed;
+    pair p;
+    pair_init(&p, 4);
+    uint64_t tseq[SIM_CAL_TIMERS];
+    int tarmed[SIM_CAL_TIMERS] = {0};
+    for (int k = 0; k < SIM_CAL_TIMERS; k++)
+        assert_int_equal(sim_calendar_timer_new(&p.c), k);
+    assert_int_equal(sim_calendar_timer_new(&p.c), -1);
+    size_t removed = 0;
+    for (size_t i = 0; i < ops; i++) {
+        unsigned r = rnd_below(10);
+        int k = (int)rnd_below(SIM_CAL_TIMERS);
+        if (r < 4) {
+            pair_push(&p, draw_time(&p, 1, grid), draw_prio());
+        } else if (r < 7) {
+            if (p.w.n) {
+                uint64_t next = p.w.a[p.w.n - 1].seq;
+                pair_pop(&p);
+                for (int j = 0; j < SIM_CAL_TIMERS; j++)
+                    if (tarmed[j] && tseq[j] == next)
+                        tarmed[j] = 0;
+            }
+        } else if (r < 9) {
+            if (tarmed[k]) {
+                twin_remove(&p.w, tseq[k]);
+                removed++;
+            }
+            double t = draw_time(&p, 1, grid);
+            unsigned prio = draw_prio();
+            uint64_t seq = sim_calendar_timer_set(&p.c, k, t, prio, (p.pushes & 1) ? fn_b : fn_a,
+                                                  (void *)(uintptr_t)(p.pushes + 1));
+            assert_int_equal(seq, p.pushes); /* numbered with the pushes */
+            twin_push(&p.w, (twin_ev){t, prio, seq});
+            p.pushes++;
+            tseq[k] = seq;
+            tarmed[k] = 1;
+            assert_int_equal(sim_calendar_size(&p.c), p.w.n);
+        } else if (tarmed[k]) {
+            sim_calendar_timer_clear(&p.c, k);
+            twin_remove(&p.w, tseq[k]);
+            removed++;
+            tarmed[k] = 0;
+            assert_int_equal(sim_calendar_size(&p.c), p.w.n);
+        }
+    }
+    while (p.w.n)
+        pair_pop(&p);
+    pair_pop(&p); /* both empty */
+    assert_int_equal(p.pops + removed, p.pushes);
+    pair_fini(&p);
+}
+
+static void test_timers(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 100; seed++)
+        timer_workload(seed, 400, seed & 1 ? 4 : 40);
+    timer_workload(7, 20000, 100);
+    /* clear drops the pending firings; the timers stay handed out */
+    sim_calendar c;
+    sim_calendar_init(&c, 4);
+    int id = sim_calendar_timer_new(&c);
+    sim_calendar_timer_set(&c, id, 1.0, 0, fn_a, NULL);
+    sim_calendar_push(&c, 2.0, 0, fn_b, NULL);
+    assert_int_equal(sim_calendar_size(&c), 2);
+    assert_true(sim_calendar_peek_time(&c) == 1.0);
+    sim_calendar_clear(&c);
+    assert_int_equal(sim_calendar_size(&c), 0);
+    sim_event e;
+    assert_int_equal(sim_calendar_pop(&c, &e), 0);
+    sim_calendar_timer_set(&c, id, 3.0, 0, fn_a, NULL);
+    assert_int_equal(sim_calendar_pop(&c, &e), 1);
+    assert_true(e.t == 3.0 && e.fn == fn_a);
+    sim_calendar_fini(&c);
+}
+
 static void test_random_small(void **state)
 {
     (void)state;
@@ -326,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_prio),
         cmocka_unit_test(test_time_encoding),
         cmocka_unit_test(test_growth_and_clear),
+        cmocka_unit_test(test_timers),
         cmocka_unit_test(test_random_small),
         cmocka_unit_test(test_random_1e3),
         cmocka_unit_test(test_random_1e4),

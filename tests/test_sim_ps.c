@@ -34,9 +34,13 @@ static void on_arrive(sim *s, void *obj)
     sim_ps_submit(&j->w->p, s, j, j->work, on_done);
 }
 
-static void world_run(world *w, double cores, job *j, int n)
+/* no_timer: take every calendar timer first, so that the CPU schedules
+ * its completions as plain events (stale ones included) */
+static void world_run_opt(world *w, double cores, job *j, int n, int no_timer)
 {
     sim_init(&w->s, 16);
+    while (no_timer && sim_timer_new(&w->s) >= 0)
+        ;
     sim_ps_init(&w->p, cores);
     w->ndone = 0;
     for (int i = 0; i < n; i++) {
@@ -49,6 +53,8 @@ static void world_run(world *w, double cores, job *j, int n)
     assert_int_equal(w->ndone, n);
     assert_int_equal(w->p.n, 0);
 }
+
+static void world_run(world *w, double cores, job *j, int n) { world_run_opt(w, cores, j, n, 0); }
 
 static void world_fini(world *w)
 {
@@ -200,6 +206,34 @@ static void test_random_vs_twin(void **state)
 
 /* Always busy: 200 jobs at time 0 on 2 cores; the last leaves at
  * total work / 2 and utilisation is 1 over [0, T]. */
+/* The calendar timer leaves the schedule exactly as plain events would
+ * (same completion times and order), with fewer events run: no stale
+ * completions. */
+static void test_timer_same_schedule(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    static job a[N], b[N];
+    gsl_rng *r = sim_rng_new(41, 0, 0);
+    double t = 0;
+    for (int i = 0; i < N; i++) {
+        t += gsl_ran_exponential(r, 1.0 / 1.6);
+        a[i] = b[i] = (job){.arrive = t, .work = gsl_ran_exponential(r, 1.0)};
+    }
+    gsl_rng_free(r);
+    world wa, wb;
+    world_run_opt(&wa, 2, a, N, 0);
+    world_run_opt(&wb, 2, b, N, 1);
+    for (int i = 0; i < N; i++) {
+        assert_true(a[i].done == b[i].done);
+        assert_int_equal(wa.order[i], wb.order[i]);
+    }
+    assert_true(wa.s.now == wb.s.now);
+    assert_true(wa.s.nevents < wb.s.nevents);
+    world_fini(&wa);
+    world_fini(&wb);
+}
+
 static void test_work_conserved(void **state)
 {
     (void)state;
@@ -274,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_known_answers),
         cmocka_unit_test(test_many_simultaneous),
         cmocka_unit_test(test_random_vs_twin),
+        cmocka_unit_test(test_timer_same_schedule),
         cmocka_unit_test(test_work_conserved),
         cmocka_unit_test(test_short_jobs_after_long_run),
         cmocka_unit_test(test_reset_stats),
