@@ -21,8 +21,9 @@
  * Wake-ups (server.wake_cpu, postgres.wake_cpu; 0 by default): a burst
  * that arrives at an idle server loop (not running, nothing ready, not the
  * continuation of the burst that just ended) costs wake_cpu more, before
- * its own CPU; a statement that arrives while no PostgreSQL backend is
- * running costs pg_wake_cpu more backend CPU.  An idle thread woken by I/O
+ * its own CPU; a statement that finds one of the host's cores idle
+ * (backends on the host), or else no backend running, costs pg_wake_cpu
+ * more backend CPU.  An idle thread woken by I/O
  * pays for its sleep (on a VM the vCPU halted: an IPI, a context switch,
  * cold caches); a busy one finds the next event ready, so the cost fades
  * with load.

@@ -10,7 +10,7 @@ void sim_calendar_init(sim_calendar *c, size_t cap_hint)
     c->seq = 0;
     c->hole = 0;
     c->ntimers = 0;
-    c->armed = c->narmed = 0;
+    c->armed = 0;
     c->heap = malloc(c->cap * sizeof *c->heap);
     assert(c->heap && "out of memory");
 }
@@ -27,7 +27,7 @@ void sim_calendar_clear(sim_calendar *c)
 {
     c->n = 0;
     c->hole = 0;
-    c->armed = c->narmed = 0;
+    c->armed = 0;
 }
 
 /* Ordered bits of t (see the header); -0 becomes +0 first. */
@@ -136,7 +136,6 @@ uint64_t sim_calendar_timer_set(sim_calendar *c, int id, double t, unsigned prio
     assert(c->seq < SIM_SEQ_MASK);
     uint64_t seq = c->seq++;
     c->timer[id] = (sim_cal_node){(sim_cal_key)time_bits(t) << 64 | ((uint64_t)prio << 48 | seq), fn, obj};
-    c->narmed += !((c->armed >> id) & 1u);
     c->armed |= 1u << id;
     return seq;
 }
@@ -152,20 +151,11 @@ static void emit(const sim_cal_node *r, sim_event *out)
 int sim_calendar_pop(sim_calendar *c, sim_event *out)
 {
     sim_calendar_fill_hole(c);
-    if (c->armed) {
-        /* the least armed timer, if it comes before the heap's least node */
-        int best = -1;
-        for (unsigned a = c->armed; a; a &= a - 1) {
-            int i = __builtin_ctz(a);
-            if (best < 0 || c->timer[i].k < c->timer[best].k)
-                best = i;
-        }
-        if (c->n == 0 || c->timer[best].k < c->heap[0].k) {
-            emit(&c->timer[best], out);
-            c->armed &= ~(1u << best);
-            c->narmed--;
-            return 1;
-        }
+    int ti = c->armed ? sim_calendar_first_timer(c) : -1;
+    if (ti >= 0) {
+        emit(&c->timer[ti], out);
+        c->armed &= ~(1u << ti);
+        return 1;
     }
     if (c->n == 0)
         return 0;

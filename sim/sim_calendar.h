@@ -67,6 +67,7 @@ typedef struct sim_cal_node {
 } sim_cal_node;
 
 #define SIM_CAL_TIMERS 4
+_Static_assert(SIM_CAL_TIMERS <= 4, "sim_calendar_size counts the armed timers with a 16-entry table");
 
 typedef struct sim_calendar {
     sim_cal_node *heap;
@@ -77,7 +78,6 @@ typedef struct sim_calendar {
     sim_cal_node timer[SIM_CAL_TIMERS]; /* the timers' pending firings */
     unsigned ntimers;                   /* timers handed out */
     unsigned armed;                     /* bit i: timer i has a firing pending */
-    unsigned narmed;                    /* bits set in armed */
 } sim_calendar;
 
 /* Initialise caller-provided storage with room for cap_hint events (>= 1). */
@@ -95,7 +95,24 @@ int sim_calendar_pop(sim_calendar *c, sim_event *out);
 
 static inline size_t sim_calendar_size(const sim_calendar *c)
 {
-    return c->n - (size_t)c->hole + c->narmed;
+    /* bits set in the 4-bit armed mask (a table: __builtin_popcount is a
+     * library call without -mpopcnt, and this runs at every event) */
+    return c->n - (size_t)c->hole + (size_t)"\0\1\1\2\1\2\2\3\1\2\2\3\2\3\3\4"[c->armed];
+}
+
+/* The armed timer that comes first, and before the heap's least node
+ * (the hole filled); -1 when the heap's least node comes first or no timer
+ * is armed. */
+static inline int sim_calendar_first_timer(const sim_calendar *c)
+{
+    assert(!c->hole);
+    int best = -1;
+    for (unsigned a = c->armed; a; a &= a - 1) {
+        int i = __builtin_ctz(a);
+        if (best < 0 || c->timer[i].k < c->timer[best].k)
+            best = i;
+    }
+    return best >= 0 && (c->n == 0 || c->timer[best].k < c->heap[0].k) ? best : -1;
 }
 
 /* A timer of this calendar: its id (>= 0), or -1 when all SIM_CAL_TIMERS
@@ -108,7 +125,6 @@ uint64_t sim_calendar_timer_set(sim_calendar *c, int id, double t, unsigned prio
 static inline void sim_calendar_timer_clear(sim_calendar *c, int id)
 {
     assert(id >= 0 && (unsigned)id < c->ntimers);
-    c->narmed -= (c->armed >> id) & 1u;
     c->armed &= ~(1u << id);
 }
 
@@ -132,18 +148,9 @@ static inline double sim_calendar_peek_time(sim_calendar *c)
     if (c->hole)
         sim_calendar_fill_hole(c);
     assert(sim_calendar_size(c) > 0);
-    if (!c->armed)
-        return sim_calendar_time_of((uint64_t)(c->heap[0].k >> 64));
-    int have = c->n > 0;
-    sim_cal_key k = have ? c->heap[0].k : 0;
-    for (unsigned a = c->armed; a; a &= a - 1) {
-        const sim_cal_node *x = &c->timer[__builtin_ctz(a)];
-        if (!have || x->k < k) {
-            k = x->k;
-            have = 1;
-        }
-    }
-    return sim_calendar_time_of((uint64_t)(k >> 64));
+    int ti = c->armed ? sim_calendar_first_timer(c) : -1;
+    const sim_cal_node *x = ti >= 0 ? &c->timer[ti] : &c->heap[0];
+    return sim_calendar_time_of((uint64_t)(x->k >> 64));
 }
 
 #endif
