@@ -126,7 +126,8 @@ static void analytic(const tf_params *p, int ph, double *bound, double *mva)
     for (int i = 0; i < 4; i++)
         if (st[i].demand > dmax)
             dmax = st[i].demand;
-    double host = (d.client * (p->client_on_host ? 1 : 0) + d.server + d.pg * p->pg_on_host) / p->cores;
+    double host = (d.client * (p->client_on_host ? 1 : 0) + d.server + d.pg * p->pg_on_host +
+                   d.redis * p->redis_on_host) / p->cores;
     if (host > dmax)
         dmax = host;
     *bound = mdl_bound_throughput(dsum, dmax, 0, p->concurrency);

@@ -67,6 +67,13 @@ static const sim_cfg_key schema[] = {
      "the load generator runs on the same host"},
     {"host", "postgres_on_host", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
      "PostgreSQL backends share the host's cores"},
+    {"host", "redis_on_host", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
+     "the Redis server's work runs on the host's cores (one thread, commands in order); "
+     "a reply then finds its loop's core awake (Redis ran there while the loop slept) and "
+     "costs no loop wake-up"},
+    {"host", "wake_affine", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
+     "a statement sent while its loop keeps running and no host core is idle starts when "
+     "the loop's burst ends (Linux wakes the backend on the waker's core)"},
     {"host", "rtt", SIM_CFG_DUR, "40us", 0, 1, NULL, "s", "network round trip (loopback)"},
 
     {"postgres", "gate", SIM_CFG_INT, "10", 1, 1e6, NULL, "permits",
@@ -108,6 +115,9 @@ static const sim_cfg_key schema[] = {
      "Redis server time per round trip (pipeline or MULTI/EXEC counts once)"},
     {"redis", "loop_cpu", SIM_CFG_DUR, "0.09ms", 0, 1, NULL, "s",
      "redis-py CPU on the event loop per round trip"},
+    {"redis", "save_extra", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+     "server time a payment-session save (MULTI, HSET of 11 fields, EXPIRE, ZADD, EXEC) "
+     "takes beyond redis.service"},
 
     {"tigerbeetle", "batch_base", SIM_CFG_DIST, "gamma(shape=8, mean=1.6ms)", 0, 0, NULL, "s",
      "latency of a batch, fixed part (single replica, development mode)"},
@@ -185,6 +195,8 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         sim_cfg_dist(cfg, s, n, "server", "cpu_shape", &p->cpu_shape, err) ||
         NUM("host", "cores", &p->cores) || BOOL("host", "client_on_host", &p->client_on_host) ||
         BOOL("host", "postgres_on_host", &p->pg_on_host) ||
+        BOOL("host", "redis_on_host", &p->redis_on_host) ||
+        BOOL("host", "wake_affine", &p->wake_affine) ||
         NUM("host", "rtt", &p->net_rtt) ||
         INT("postgres", "gate", &gate) || INT("postgres", "pool_size", &psize) ||
         INT("postgres", "pool_overflow", &pover) || BOOL("postgres", "pre_ping", &pre) ||
@@ -202,6 +214,7 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         sim_cfg_dist(cfg, s, n, "postgres", "jitter", &p->pg_jitter, err) ||
         sim_cfg_dist(cfg, s, n, "redis", "service", &p->redis_service, err) ||
         NUM("redis", "loop_cpu", &p->redis_loop_cpu) ||
+        NUM("redis", "save_extra", &p->redis_save_extra) ||
         sim_cfg_dist(cfg, s, n, "tigerbeetle", "batch_base", &p->tb_base, err) ||
         NUM("tigerbeetle", "per_transfer", &p->tb_per_transfer) ||
         INT("tigerbeetle", "batch_max", &tbmax) || NUM("tigerbeetle", "loop_cpu", &p->tb_loop_cpu) ||

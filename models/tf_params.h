@@ -55,6 +55,8 @@ typedef struct tf_params {
     /* host */
     double cores;
     int client_on_host, pg_on_host;
+    int redis_on_host;           /* Redis's service runs on the host's cores */
+    int wake_affine;             /* a statement sent while its busy loop runs waits for its burst */
     double net_rtt;
 
     /* PostgreSQL */
@@ -76,6 +78,7 @@ typedef struct tf_params {
     /* Redis */
     sim_dist redis_service;      /* per command on the single Redis thread */
     double redis_loop_cpu;       /* client CPU on the loop per round trip */
+    double redis_save_extra;     /* a save's server time beyond redis_service */
 
     /* TigerBeetle */
     sim_dist tb_base;            /* batch latency independent of size */

@@ -62,7 +62,7 @@ void tf_sim_demand(const tf_params *p, int phase, tf_demand *d)
             break;
         }
         case TF_U_REDIS:
-            d->redis += sim_dist_mean(&p->redis_service);
+            d->redis += sim_dist_mean(&p->redis_service) + (u->arg == TF_R_SAVE ? p->redis_save_extra : 0);
             d->latency += p->net_rtt;
             break;
         case TF_U_TB:
@@ -97,6 +97,9 @@ typedef struct loop {
      * wake-up the next burst started pays; cur_wake: the running one's. */
     double wake, next_wake, cur_wake;
     int in_cont;
+    /* wake_affine: statements whose backend was woken on this loop's core
+     * while it ran (obj = request); they start when the burst ends */
+    sim_queue stacked;
 } loop;
 
 typedef struct worker {
@@ -120,6 +123,7 @@ typedef struct req {
     double mark_off[MAX_MARKS];
     int mark_code[MAX_MARKS], mark_kind[MAX_MARKS];
     int wave;
+    int awake;          /* the next burst finds the loop's core awake (no wake-up) */
 } req;
 
 typedef struct tfs {
@@ -132,6 +136,11 @@ typedef struct tfs {
     worker *w;
     long nworkers, next_worker;
     sim_station redis;
+    /* Redis on the host: one thread taking commands in order (obj =
+     * request, x = service), each one's service a job on the host */
+    sim_queue redis_q;
+    int redis_running;
+    sim_tavg redis_busy_t, redis_wait_t;
     sim_batcher wal;
     sim_pool reqs;
     /* client connections */
@@ -156,18 +165,23 @@ typedef struct tfs {
     sim_welford kind[TF_NKINDS];
     sim_tavg pg_busy;
     long pg_running;
+    long stacked;
 } tfs;
 
 /* ---- event loops ---- */
 
 static void loop_start(loop *l);
+static void pg_start(sim *s, void *obj);
 
 static void loop_burst_done(sim *s, void *obj)
 {
     loop *l = obj;
-    (void)s;
     l->busy = 0;
     sim_tavg_set(&l->busy_t, l->T->s.now, 0);
+    /* the loop yields its core: the backends stacked on it run */
+    sim_job b;
+    while (sim_queue_pop(&l->stacked, &b))
+        pg_start(s, b.obj);
     sim_job j = l->cur;
     l->in_cont = 1; /* what the continuation queues finds the loop awake */
     if (j.fn)
@@ -202,11 +216,12 @@ static void loop_start(loop *l)
 }
 
 /* Queue a burst of nominal CPU `cost`; fn(s, obj) runs when it is done.
- * front: the coroutine keeps the loop (runs before other ready bursts). */
-static void loop_run(loop *l, void *obj, double cost, sim_fn fn, int front)
+ * front: the coroutine keeps the loop (runs before other ready bursts);
+ * awake: the loop's core is known to be awake (no wake-up even if idle). */
+static void loop_run(loop *l, void *obj, double cost, sim_fn fn, int front, int awake)
 {
     sim_job j = {obj, fn, l->T->s.now, cost};
-    if (!l->busy && !l->in_cont && sim_queue_len(&l->ready) == 0)
+    if (!l->busy && !l->in_cont && sim_queue_len(&l->ready) == 0 && !awake)
         l->next_wake = l->wake;
     if (front)
         sim_queue_push_front(&l->ready, j);
@@ -223,6 +238,7 @@ static void loop_init(loop *l, tfs *T, double crowding, double wake, gsl_rng *rn
     l->T = T;
     l->wake = wake;
     sim_queue_init(&l->ready, 64);
+    sim_queue_init(&l->stacked, 8);
     l->crowding = crowding;
     l->rng = rng;
     l->shape = shape;
@@ -369,9 +385,9 @@ static void pg_execute(sim *s, void *obj)
         sim_after(s, c, 0, pg_backend_done, r);
 }
 
-/* A statement reaches its backend; SELECT ... FOR UPDATE first waits for
+/* The backend runs the statement; SELECT ... FOR UPDATE first waits for
  * the row lock (held by another transaction until it ends). */
-static void pg_arrive(sim *s, void *obj)
+static void pg_start(sim *s, void *obj)
 {
     tfs *T = T_of(s);
     req *r = obj;
@@ -386,6 +402,23 @@ static void pg_arrive(sim *s, void *obj)
     pg_execute(s, r);
 }
 
+/* A statement reaches its backend.  wake_affine: if its loop is running a
+ * burst and no host core is idle, Linux wakes the backend on the loop's
+ * core (a synchronous wake-up), where it waits until the burst ends. */
+static void pg_arrive(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    loop *l = &T->w[r->w].lp;
+    if (T->p->wake_affine && T->p->pg_on_host && l->busy && (double)T->host.n >= T->host.cores) {
+        sim_job j = {r, NULL, s->now, 0};
+        sim_queue_push(&l->stacked, j);
+        T->stacked++;
+        return;
+    }
+    pg_start(s, r);
+}
+
 static double wal_latency(void *ctx, unsigned items)
 {
     (void)items;
@@ -395,13 +428,53 @@ static double wal_latency(void *ctx, unsigned items)
 
 /* ---- Redis ---- */
 
-static void redis_done(sim *s, void *obj) { sim_after(s, T_of(s)->p->net_rtt / 2, 0, resume, obj); }
+static void redis_done(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    /* on the host, Redis ran on the core its loop slept on: no wake-up */
+    r->awake = T->p->redis_on_host;
+    sim_after(s, T->p->net_rtt / 2, 0, resume, r);
+}
+
+static void redis_host_next(tfs *T);
+
+static void redis_host_done(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    T->redis_running = 0;
+    sim_tavg_set(&T->redis_busy_t, s->now, 0);
+    redis_done(s, obj);
+    redis_host_next(T);
+}
+
+static void redis_host_next(tfs *T)
+{
+    sim_job j;
+    if (T->redis_running || !sim_queue_pop(&T->redis_q, &j))
+        return;
+    T->redis_running = 1;
+    sim_tavg_set(&T->redis_busy_t, T->s.now, 1);
+    sim_tavg_set(&T->redis_wait_t, T->s.now, (double)sim_queue_len(&T->redis_q));
+    sim_ps_submit(&T->host, &T->s, j.obj, j.x, redis_host_done);
+}
 
 static void redis_arrive(sim *s, void *obj)
 {
     tfs *T = T_of(s);
-    sim_station_arrive(&T->redis, s, obj, sim_dist_sample(&T->p->redis_service, T->r_redis),
-                       redis_done);
+    req *r = obj;
+    const tf_uop *u = &r->g->u[r->pc - 1];
+    double x = sim_dist_sample(&T->p->redis_service, T->r_redis);
+    if (u->arg == TF_R_SAVE)
+        x += T->p->redis_save_extra;
+    if (!T->p->redis_on_host) {
+        sim_station_arrive(&T->redis, s, r, x, redis_done);
+        return;
+    }
+    sim_job j = {r, NULL, s->now, x};
+    sim_queue_push(&T->redis_q, j);
+    sim_tavg_set(&T->redis_wait_t, s->now, (double)sim_queue_len(&T->redis_q));
+    redis_host_next(T);
 }
 
 /* ---- TigerBeetle ---- */
@@ -432,7 +505,7 @@ static void tb_batch_done(void *ctx, unsigned items, double latency)
     (void)latency;
     loop *l = ctx;
     /* the auto-batcher's flush task runs on the worker's loop */
-    loop_run(l, NULL, l->T->p->tb_batch_cpu, NULL, 0);
+    loop_run(l, NULL, l->T->p->tb_batch_cpu, NULL, 0, 0);
 }
 
 /* ---- interpreter ---- */
@@ -471,7 +544,8 @@ static void step(tfs *T, req *r, int on_loop)
         }
         /* a yield point or a semaphore: finish the CPU first */
         if (cpu > 0 || !on_loop) {
-            loop_run(&w->lp, r, cpu, after_burst, on_loop);
+            loop_run(&w->lp, r, cpu, after_burst, on_loop, r->awake);
+            r->awake = 0;
             return;
         }
         /* marks with no CPU before them happen now */
@@ -542,7 +616,7 @@ static void server_arrive(sim *s, void *obj)
     r->pc = 0;
     /* uvicorn accepts a new connection on the worker's loop */
     if (r->newconn)
-        loop_run(&w->lp, r, T->p->connect_cpu_server, after_burst, 0);
+        loop_run(&w->lp, r, T->p->connect_cpu_server, after_burst, 0, 0);
     else
         step(T, r, 0);
 }
@@ -563,7 +637,7 @@ static void conn_acquired(tfs *T, req *r)
     double c = client_cost(T, p->client_cpu / 2);
     if (r->newconn)
         c += p->connect_cpu_client * (1 + p->connect_crowding * (double)T->conn_open);
-    loop_run(&T->client, r, c, client_sent, 0);
+    loop_run(&T->client, r, c, client_sent, 0, 0);
 }
 
 static void conn_granted(sim *s, void *obj) { conn_acquired(T_of(s), obj); }
@@ -639,7 +713,7 @@ static void client_received(sim *s, void *obj)
 static void response_arrives(sim *s, void *obj)
 {
     tfs *T = T_of(s);
-    loop_run(&T->client, obj, client_cost(T, T->p->client_cpu / 2), client_received, 0);
+    loop_run(&T->client, obj, client_cost(T, T->p->client_cpu / 2), client_received, 0, 0);
 }
 
 static void client_done(tfs *T, req *r) { sim_after(&T->s, T->p->net_rtt / 2, 0, response_arrives, r); }
@@ -803,8 +877,13 @@ static void collect(tfs *T, tf_out *o)
         o->util[TF_C_WAL] = (double)T->wal.batches * sim_dist_mean(&p->pg_flush) / now;
         o->queue[TF_C_WAL] = T->wal.size.mean;
     }
-    o->util[TF_C_REDIS] = sim_station_utilisation(&T->redis, now);
-    o->queue[TF_C_REDIS] = sim_tavg_mean(&T->redis.nwait, now);
+    if (p->redis_on_host) {
+        o->util[TF_C_REDIS] = sim_tavg_mean(&T->redis_busy_t, now);
+        o->queue[TF_C_REDIS] = sim_tavg_mean(&T->redis_wait_t, now);
+    } else {
+        o->util[TF_C_REDIS] = sim_station_utilisation(&T->redis, now);
+        o->queue[TF_C_REDIS] = sim_tavg_mean(&T->redis.nwait, now);
+    }
     /* TigerBeetle: batches in flight over time (one at most per worker) */
     sim_welford bs;
     sim_welford_init(&bs);
@@ -828,6 +907,7 @@ static void collect(tfs *T, tf_out *o)
             o->pool_max = T->w[i].pool.max_in_use;
     }
     o->gate_permits = p->gate;
+    o->stacked = T->stacked;
     o->pool_permits = p->pool_size + p->pool_overflow;
     o->inflight_max = T->inflight_max;
     o->wave_overlaps = T->wave_overlaps;
@@ -838,12 +918,15 @@ static void free_state(tfs *T)
     for (long i = 0; i < T->nworkers; i++) {
         worker *w = &T->w[i];
         sim_queue_fini(&w->lp.ready);
+        sim_queue_fini(&w->lp.stacked);
         sim_sem_fini(&w->gate);
         sim_sem_fini(&w->pool);
         sim_batcher_fini(&w->tb);
     }
     free(T->w);
     sim_queue_fini(&T->client.ready);
+    sim_queue_fini(&T->client.stacked);
+    sim_queue_fini(&T->redis_q);
     sim_ps_fini(&T->host);
     sim_station_fini(&T->redis);
     sim_batcher_fini(&T->wal);
@@ -902,6 +985,9 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
         w->tb.on_done = tb_batch_done;
     }
     sim_station_init(&T->redis, 1);
+    sim_queue_init(&T->redis_q, 8);
+    sim_tavg_init(&T->redis_busy_t, 0, 0);
+    sim_tavg_init(&T->redis_wait_t, 0, 0);
     sim_batcher_init(&T->wal, 1u << 30, wal_latency, T);
     sim_pool_init(&T->reqs, sizeof(req), 256);
     sim_queue_init(&T->conn_wait, 16);

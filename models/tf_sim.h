@@ -28,6 +28,20 @@
  * cold caches); a busy one finds the next event ready, so the cost fades
  * with load.
  *
+ * Placement (host.wake_affine; off by default): a statement that reaches
+ * its backend while the worker's loop is running a burst and no host core
+ * is idle waits until that burst ends, then runs.  Linux wakes a thread on
+ * its waker's core when the waker's core is busy and the others are too
+ * (a synchronous wake-up over a socket), and it runs when the waker yields.
+ * Without it the statement shares the cores at once (processor sharing).
+ *
+ * Redis (host.redis_on_host; off by default): the server is one thread
+ * that takes commands in order; its service (redis.service, plus
+ * redis.save_extra for a save) is a job on the host's cores, so Redis
+ * competes with the loops and backends under load.  Its reply finds the
+ * loop's core awake (Redis ran there while the loop slept): no wake_cpu.
+ * Off the host, Redis is a station of its own beside the cores.
+ *
  * Cost: about 10-30 calendar events per request; memory O(concurrency);
  * nothing is allocated per event in steady state (request and burst pools).
  */
@@ -78,8 +92,10 @@ typedef struct tf_out {
     double batch_mean, batch_sd, batches;
     double rollbacks, holds_rows_end, events;
     /* invariant witnesses, for tests: most permits ever held, most requests
-     * in flight at the client, waves started before the last one ended */
+     * in flight at the client, waves started before the last one ended;
+     * statements stacked on a busy loop's core */
     long gate_max, pool_max, gate_permits, pool_permits, inflight_max, wave_overlaps;
+    long stacked;  /* statements that waited for their loop's burst (wake_affine) */
 } tf_out;
 
 /* Service demands of one request of a phase at light load (no queueing),

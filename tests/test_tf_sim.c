@@ -196,6 +196,102 @@ static void test_wake_cost(void **state)
     assert_close(ow.phase[TF_RESERVE].throughput / o0.phase[TF_RESERVE].throughput, 1, 0.01);
 }
 
+/* Redis on the host: one thread whose service runs on the host's cores;
+ * its reply costs the loop no wake-up; a save takes save_extra more. */
+static const char redis_base[] =
+    "[architecture]\naccounting = pg\npayments = redis\n"
+    "[client]\nphases = checkout\ntotal = 50\ncpu = 0\ncrowding = 0\nconnect_cpu = 0\n"
+    "[server]\ncpu_shape = 1\ncrowding = 0\naccept_cpu = 0\nwake_cpu = 20us\n"
+    "[postgres]\njitter = 1\nflush = 200us\nloop_cpu_query = 0\nloop_cpu_txn = 0\n"
+    "[redis]\nservice = 10us\nloop_cpu = 5us\n";
+
+static void test_redis_on_host(void **state)
+{
+    (void)state;
+    char text[1024];
+    tf_out off, on, extra;
+    snprintf(text, sizeof text, "%s[client]\nconcurrency = 1\n[host]\ncores = 64\n", redis_base);
+    run_text(text, 5, &off);
+    snprintf(text, sizeof text, "%s[client]\nconcurrency = 1\n[host]\ncores = 64\nredis_on_host = true\n",
+             redis_base);
+    run_text(text, 5, &on);
+    snprintf(text, sizeof text,
+             "%s[client]\nconcurrency = 1\n[host]\ncores = 64\nredis_on_host = true\n"
+             "[redis]\nsave_extra = 25us\n",
+             redis_base);
+    run_text(text, 5, &extra);
+    /* the save's reply pays no wake-up on the host (20 us less) and its
+     * service grows by save_extra (the kind timer covers both) */
+    assert_close(off.kind_mean[TF_K_SAVE] - on.kind_mean[TF_K_SAVE], 20e-6, 1e-9);
+    assert_close(extra.kind_mean[TF_K_SAVE] - on.kind_mean[TF_K_SAVE], 25e-6, 1e-9);
+    /* the host's busy time: + 50 services of 10 us, - 50 wake-ups of 20 us */
+    double b_off = off.util[TF_C_HOST] * 64 * off.phase[TF_CHECKOUT].walltime,
+           b_on = on.util[TF_C_HOST] * 64 * on.phase[TF_CHECKOUT].walltime;
+    assert_close(b_on - b_off, 50 * (10e-6 - 20e-6), 1e-9);
+    assert_close(on.util[TF_C_REDIS] * on.phase[TF_CHECKOUT].walltime, 50 * 10e-6, 1e-9);
+    /* one thread: with a slow Redis and many cores the saves queue and the
+     * phase runs at most at 1 / service */
+    snprintf(text, sizeof text,
+             "%s[client]\nconcurrency = 16\ntotal = 400\n[host]\ncores = 64\nredis_on_host = true\n"
+             "[redis]\nservice = 1ms\n",
+             redis_base);
+    run_text(text, 5, &on);
+    assert_true(on.phase[TF_CHECKOUT].throughput <= 1000 * 1.001);
+    assert_true(on.phase[TF_CHECKOUT].throughput > 900);
+    assert_true(on.util[TF_C_REDIS] > 0.9 && on.util[TF_C_REDIS] <= 1);
+    assert_true(on.queue[TF_C_REDIS] > 1);
+    /* on one core Redis competes with the loop and the backends: slower
+     * than the same Redis beside the host */
+    static const char light_pg[] = "[postgres]\nquery_cpu = 10us\ncommit_cpu = 10us\nsum_cpu = 0\nrow_cost = 0\n";
+    snprintf(text, sizeof text,
+             "%s%s[client]\nconcurrency = 8\ntotal = 200\n[host]\ncores = 1\n[redis]\nservice = 100us\n",
+             redis_base, light_pg);
+    run_text(text, 5, &off);
+    snprintf(text, sizeof text,
+             "%s%s[client]\nconcurrency = 8\ntotal = 200\n[host]\ncores = 1\nredis_on_host = true\n"
+             "[redis]\nservice = 100us\n",
+             redis_base, light_pg);
+    run_text(text, 5, &on);
+    assert_true(on.phase[TF_CHECKOUT].throughput < 0.95 * off.phase[TF_CHECKOUT].throughput);
+}
+
+/* wake_affine: a statement waits for its loop's burst only when no host
+ * core is idle; with many cores nothing changes. */
+static const char affine_base[] =
+    "[architecture]\naccounting = pg\npayments = redis\n"
+    "[client]\nphases = reserve\ntotal = 200\ncpu = 0\ncrowding = 0\nconnect_cpu = 0\n"
+    "concurrency = 4\n"
+    "[server]\ncpu_shape = 1\ncrowding = 0\naccept_cpu = 0\ncpu_request = 300us\n"
+    "[postgres]\njitter = 1\nflush = 200us\nquery_cpu = 10us\ncommit_cpu = 10us\n"
+    "loop_cpu_query = 0\nloop_cpu_txn = 0\nrow_cost = 0\nsum_cpu = 0\n";
+
+static void test_wake_affine(void **state)
+{
+    (void)state;
+    char text[1024];
+    tf_out off, on;
+    snprintf(text, sizeof text, "%s[host]\ncores = 64\n", affine_base);
+    run_text(text, 5, &off);
+    snprintf(text, sizeof text, "%s[host]\ncores = 64\nwake_affine = true\n", affine_base);
+    run_text(text, 5, &on);
+    assert_int_equal(on.stacked, 0);
+    assert_memory_equal(&off.phase, &on.phase, sizeof off.phase);
+    assert_memory_equal(&off.kind_mean, &on.kind_mean, sizeof off.kind_mean);
+    /* one core: statements sent while the loop runs another request's
+     * 300 us burst wait for it instead of sharing the core */
+    snprintf(text, sizeof text, "%s[host]\ncores = 1\n", affine_base);
+    run_text(text, 5, &off);
+    snprintf(text, sizeof text, "%s[host]\ncores = 1\nwake_affine = true\n", affine_base);
+    run_text(text, 5, &on);
+    assert_int_equal(off.stacked, 0);
+    assert_true(on.stacked > 100);
+    assert_true(on.kind_mean[TF_K_HOLD] != off.kind_mean[TF_K_HOLD]);
+    /* the same work is done: the run's host busy time is the same */
+    double b_off = off.util[TF_C_HOST] * off.phase[TF_RESERVE].walltime,
+           b_on = on.util[TF_C_HOST] * on.phase[TF_RESERVE].walltime;
+    assert_close(b_on / b_off, 1, 1e-6);
+}
+
 static void test_determinism(void **state)
 {
     (void)state;
@@ -243,7 +339,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_permits_and_waves), cmocka_unit_test(test_kind_counts_and_batches),
         cmocka_unit_test(test_sold_out_paths),    cmocka_unit_test(test_mechanisms),
-        cmocka_unit_test(test_determinism),       cmocka_unit_test(test_wake_cost),       cmocka_unit_test(test_bad_configs),
+        cmocka_unit_test(test_determinism),       cmocka_unit_test(test_wake_cost),
+        cmocka_unit_test(test_redis_on_host),     cmocka_unit_test(test_wake_affine),       cmocka_unit_test(test_bad_configs),
     };
     return cmocka_run_group_tests_name("tf_sim", tests, NULL, NULL);
 }

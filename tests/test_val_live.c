@@ -501,6 +501,8 @@ static void test_overrides_match_the_spin(void **state)
             cal.rtt = 2e-6;
             cal.query_cpu = 30e-6;
             cal.pg_on_host = 1;
+            cal.redis_on_host = a == 0;
+            cal.save_extra = 20e-6;
             snprintf(cal.flush, sizeof cal.flush, "lognormal(mean=100us, sd=50us)");
             snprintf(cal.redis_service, sizeof cal.redis_service, "exp(mean=12us)");
             char ov[8192];
@@ -520,6 +522,10 @@ static void test_overrides_match_the_spin(void **state)
             assert_close(q.cores, 1.5, 0);
             assert_close(q.client_cpu, 0, 0);
             assert_close(q.pg_query_cpu, 30e-6, 1e-15);
+            /* placement and Redis: on the host as measured, the save's extra */
+            assert_int_equal(q.redis_on_host, a == 0);
+            assert_int_equal(q.wake_affine, 1);
+            assert_close(q.redis_save_extra, 20e-6, 1e-15);
             tf_prog gl[TF_EP_N], gs[TF_EP_N];
             tf_prog_build(gl, &p);
             tf_prog_build(gs, &q);

@@ -287,18 +287,31 @@ static int calib_from(const tf_params *p, const val_live_out *o, const samples *
     int cc = VAL_LIVE_PG0 + TF_Q_COMMIT;
     int rc = val_compare_fit_spec(sm->x[cc], sm->n[cc], before + cal->query_cpu + cal->pg_wake, cal->flush,
                       sizeof cal->flush, err);
-    /* Redis: all round trips pooled (the model has one service time) */
+    /* Redis runs on this host: its work is on the host's cores, and its
+     * reply finds the loop's core awake (Linux runs Redis on the core the
+     * loop sleeps on), so no wake-up comes before it.  Its service: one
+     * fit of the round trips but the saves (the model has one service
+     * time), and the saves' mean excess over them (save_extra); with
+     * saves only, their fit. */
+    cal->redis_on_host = nr > 0 && isfinite(o->redis_cpu);
+    double rbefore = cal->o_rt + cal->rtt + (cal->redis_on_host ? 0 : cal->wake);
+    const val_live_cstat *sv = &o->call[VAL_LIVE_REDIS0 + TF_R_SAVE];
+    int from = nr > sv->n ? TF_R_SAVE + 1 : TF_R_SAVE;
     size_t nall = 0;
-    for (int r = 0; r <= TF_R_REMOVE; r++)
+    double sum = 0;
+    for (int r = from; r <= TF_R_REMOVE; r++)
         nall += sm->n[VAL_LIVE_REDIS0 + r];
     double *all = malloc((nall ? nall : 1) * sizeof *all);
     assert(all && "out of memory");
     size_t j = 0;
-    for (int r = 0; r <= TF_R_REMOVE; r++)
-        for (size_t i = 0; i < sm->n[VAL_LIVE_REDIS0 + r]; i++)
-            all[j++] = sm->x[VAL_LIVE_REDIS0 + r][i];
+    for (int r = from; r <= TF_R_REMOVE; r++)
+        for (size_t i = 0; i < sm->n[VAL_LIVE_REDIS0 + r]; i++) {
+            all[j] = sm->x[VAL_LIVE_REDIS0 + r][i];
+            sum += all[j++];
+        }
+    cal->save_extra = from > TF_R_SAVE && sv->n > 0 ? fmax(0, sv->mean - sum / (double)nall) : 0;
     if (rc == SIM_OK && nall)
-        rc = val_compare_fit_spec(all, nall, before, cal->redis_service, sizeof cal->redis_service, err);
+        rc = val_compare_fit_spec(all, nall, rbefore, cal->redis_service, sizeof cal->redis_service, err);
     else if (rc == SIM_OK)
         snprintf(cal->redis_service, sizeof cal->redis_service, "%.9g", cal->l_redis);
     free(all);
@@ -349,13 +362,15 @@ size_t val_compare_overrides(const val_compare_calib *cal, const tf_params *p, d
         "host.cores=%.9g\nhost.postgres_on_host=%s\nhost.rtt=%.9g\n"
         "postgres.query_cpu=%.9g\npostgres.commit_cpu=%.9g\npostgres.row_cost=%.9g\n"
         "postgres.sum_cpu=%.9g\n"
-        "postgres.jitter=1\npostgres.flush=%s\nredis.service=%s\n"
-        "server.wake_cpu=%.9g\npostgres.wake_cpu=%.9g\n",
+        "postgres.jitter=1\npostgres.flush=%s\nredis.service=%s\nredis.save_extra=%.9g\n"
+        "server.wake_cpu=%.9g\npostgres.wake_cpu=%.9g\n"
+        "host.redis_on_host=%s\nhost.wake_affine=%s\n",
         req, fmin(1, fmax(0, split)), s * p->cpu_checkout, s * p->cpu_webhook,
         s * p->pg_loop_cpu_txn + 2 * c, s * p->pg_loop_cpu_query + c + cal->o_rt,
         s * p->redis_loop_cpu + c + cal->o_rt, s * p->tb_loop_cpu + c, cores,
         cal->pg_on_host ? "true" : "false", cal->rtt, cal->query_cpu, cal->query_cpu, cal->row_cost, cal->sum_cpu,
-        cal->flush, cal->redis_service, cal->wake, cal->pg_wake);
+        cal->flush, cal->redis_service, cal->save_extra, cal->wake, cal->pg_wake,
+        cal->redis_on_host ? "true" : "false", cal->pg_on_host ? "true" : "false");
     return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
 

@@ -57,8 +57,17 @@
  *                          o_rt' + wake + rtt + f L_s: the lowest-AIC family,
  *                          scaled to the sample mean
  *   postgres.jitter        1 (means only; latency tails are in the fits)
- *   redis.service          the same fit of the Redis round trips less
- *                          o_rt' + wake + rtt
+ *   redis.service          the same fit of the Redis round trips but the
+ *                          saves, less o_rt' + rtt (+ wake when Redis is
+ *                          off the host); all of them when only saves ran
+ *   redis.save_extra       the saves' mean round trip less the others'
+ *                          (0 without both)
+ *   host.redis_on_host     true when Redis's CPU could be read (INFO cpu)
+ *                          and round trips went to it: the server runs on
+ *                          this machine's cores
+ *   host.wake_affine       true with the backends on the host (a statement
+ *                          stacked on its busy loop's core waits for the
+ *                          loop's burst when no core is idle)
  *   CPU steps, exactly what the live driver spins (scale s, per step c):
  *   server.cpu_request     s x cpu_request + 2c (split so that the part
  *                          before the first await is s x its part + c)
@@ -127,7 +136,8 @@ typedef struct val_compare_calib {
     double o_rt_1, o_rt_n, pg_stmt_1, pg_stmt_n;
     double loop_sleep_1, loop_sleep_n, pg_alone_1, pg_alone_n;
     char flush[2048], redis_service[2048];  /* distribution specs */
-    int pg_on_host;
+    double save_extra;                  /* redis.save_extra */
+    int pg_on_host, redis_on_host;
 } val_compare_calib;
 
 typedef struct val_compare_point {

@@ -26,6 +26,12 @@ expect_err "calibration (concurrency 1)" "compare: the calibration is reported"
 expect_err "simulated vs live: MAPE" "compare: the MAPE line"
 if grep -q '^postgres.query_cpu=' "$tmp/params.txt" && grep -q '^redis.service=' "$tmp/params.txt" &&
     grep -q '^host.cores=' "$tmp/params.txt"; then ok; else bad "compare --params-out: the mapped keys"; fi
+# Redis runs on this machine (its CPU is read), the backends too: both on
+# the host's cores, statements stacked on a busy loop's core; a save (MULTI,
+# HSET of 11 fields, EXPIRE, ZADD, EXEC) takes longer than a GET
+if grep -q '^host.redis_on_host=true$' "$tmp/params.txt" && grep -q '^host.wake_affine=true$' "$tmp/params.txt" &&
+    awk -F= '$1 == "redis.save_extra" { found = 1; if (!($2 > 0)) bad = 1 } END { exit bad || !found }' "$tmp/params.txt"
+then ok; else bad "compare --params-out: Redis on the host, wake_affine, save_extra > 0"; sed 's/^/    /' "$tmp/params.txt"; fi
 # the overrides are valid for tfsim run (one --set per line)
 run_with_params() {
     set --
