@@ -178,7 +178,8 @@ static void loop_burst_done(sim *s, void *obj)
     loop *l = obj;
     l->busy = 0;
     sim_tavg_set(&l->busy_t, l->T->s.now, 0);
-    /* the loop yields its core: the backends stacked on it run */
+    /* the loop yields its core: the backends stacked on it run (before the
+     * loop takes its next burst: they find that core free) */
     sim_job b;
     while (sim_queue_pop(&l->stacked, &b))
         pg_start(s, b.obj);

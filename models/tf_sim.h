@@ -33,7 +33,11 @@
  * is idle waits until that burst ends, then runs.  Linux wakes a thread on
  * its waker's core when the waker's core is busy and the others are too
  * (a synchronous wake-up over a socket), and it runs when the waker yields.
- * Without it the statement shares the cores at once (processor sharing).
+ * It starts as the burst ends, before the loop takes its next one, so it
+ * finds the loop's core free and pays postgres.wake_cpu as any statement
+ * that finds a core idle (it stands for the switch of that core from the
+ * loop to the backend).  Without wake_affine the statement shares the
+ * cores at once (processor sharing).
  *
  * Redis (host.redis_on_host; off by default): the server is one thread
  * that takes commands in order; its service (redis.service, plus

@@ -295,21 +295,26 @@ static int calib_from(const tf_params *p, const val_live_out *o, const samples *
      * saves only, their fit. */
     cal->redis_on_host = nr > 0 && isfinite(o->redis_cpu);
     double rbefore = cal->o_rt + cal->rtt + (cal->redis_on_host ? 0 : cal->wake);
-    const val_live_cstat *sv = &o->call[VAL_LIVE_REDIS0 + TF_R_SAVE];
-    int from = nr > sv->n ? TF_R_SAVE + 1 : TF_R_SAVE;
+    const size_t nsave = sm->n[VAL_LIVE_REDIS0 + TF_R_SAVE];
     size_t nall = 0;
-    double sum = 0;
-    for (int r = from; r <= TF_R_REMOVE; r++)
+    for (int r = TF_R_SAVE + 1; r <= TF_R_REMOVE; r++)
         nall += sm->n[VAL_LIVE_REDIS0 + r];
+    int from = nall > 0 ? TF_R_SAVE + 1 : TF_R_SAVE;
+    if (!nall)
+        nall = nsave;
     double *all = malloc((nall ? nall : 1) * sizeof *all);
     assert(all && "out of memory");
     size_t j = 0;
+    double sum = 0, ssave = 0;
     for (int r = from; r <= TF_R_REMOVE; r++)
         for (size_t i = 0; i < sm->n[VAL_LIVE_REDIS0 + r]; i++) {
             all[j] = sm->x[VAL_LIVE_REDIS0 + r][i];
             sum += all[j++];
         }
-    cal->save_extra = from > TF_R_SAVE && sv->n > 0 ? fmax(0, sv->mean - sum / (double)nall) : 0;
+    for (size_t i = 0; i < nsave; i++)
+        ssave += sm->x[VAL_LIVE_REDIS0 + TF_R_SAVE][i];
+    cal->save_extra = from > TF_R_SAVE && nsave > 0
+                          ? fmax(0, ssave / (double)nsave - sum / (double)nall) : 0;
     if (rc == SIM_OK && nall)
         rc = val_compare_fit_spec(all, nall, rbefore, cal->redis_service, sizeof cal->redis_service, err);
     else if (rc == SIM_OK)
