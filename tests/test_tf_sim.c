@@ -205,21 +205,25 @@ static const char redis_base[] =
     "[postgres]\njitter = 1\nflush = 200us\nloop_cpu_query = 0\nloop_cpu_txn = 0\n"
     "[redis]\nservice = 10us\nloop_cpu = 5us\n";
 
+/* Run the base config with extra INI text appended (seed 5). */
+static void run_with(const char *base, const char *extra, tf_out *o)
+{
+    char text[2048];
+    int n = snprintf(text, sizeof text, "%s%s", base, extra);
+    assert_true(n > 0 && (size_t)n < sizeof text);
+    run_text(text, 5, o);
+}
+
 static void test_redis_on_host(void **state)
 {
     (void)state;
-    char text[1024];
     tf_out off, on, extra;
-    snprintf(text, sizeof text, "%s[client]\nconcurrency = 1\n[host]\ncores = 64\n", redis_base);
-    run_text(text, 5, &off);
-    snprintf(text, sizeof text, "%s[client]\nconcurrency = 1\n[host]\ncores = 64\nredis_on_host = true\n",
-             redis_base);
-    run_text(text, 5, &on);
-    snprintf(text, sizeof text,
-             "%s[client]\nconcurrency = 1\n[host]\ncores = 64\nredis_on_host = true\n"
+    run_with(redis_base, "[client]\nconcurrency = 1\n[host]\ncores = 64\n", &off);
+    run_with(redis_base, "[client]\nconcurrency = 1\n[host]\ncores = 64\nredis_on_host = true\n", &on);
+    run_with(redis_base,
+             "[client]\nconcurrency = 1\n[host]\ncores = 64\nredis_on_host = true\n"
              "[redis]\nsave_extra = 25us\n",
-             redis_base);
-    run_text(text, 5, &extra);
+             &extra);
     /* the save's reply pays no wake-up on the host (20 us less) and its
      * service grows by save_extra (the kind timer covers both) */
     assert_close(off.kind_mean[TF_K_SAVE] - on.kind_mean[TF_K_SAVE], 20e-6, 1e-9);
@@ -231,27 +235,25 @@ static void test_redis_on_host(void **state)
     assert_close(on.util[TF_C_REDIS] * on.phase[TF_CHECKOUT].walltime, 50 * 10e-6, 1e-9);
     /* one thread: with a slow Redis and many cores the saves queue and the
      * phase runs at most at 1 / service */
-    snprintf(text, sizeof text,
-             "%s[client]\nconcurrency = 16\ntotal = 400\n[host]\ncores = 64\nredis_on_host = true\n"
+    run_with(redis_base,
+             "[client]\nconcurrency = 16\ntotal = 400\n[host]\ncores = 64\nredis_on_host = true\n"
              "[redis]\nservice = 1ms\n",
-             redis_base);
-    run_text(text, 5, &on);
+             &on);
     assert_true(on.phase[TF_CHECKOUT].throughput <= 1000 * 1.001);
     assert_true(on.phase[TF_CHECKOUT].throughput > 900);
     assert_true(on.util[TF_C_REDIS] > 0.9 && on.util[TF_C_REDIS] <= 1);
     assert_true(on.queue[TF_C_REDIS] > 1);
     /* on one core Redis competes with the loop and the backends: slower
      * than the same Redis beside the host */
-    static const char light_pg[] = "[postgres]\nquery_cpu = 10us\ncommit_cpu = 10us\nsum_cpu = 0\nrow_cost = 0\n";
-    snprintf(text, sizeof text,
-             "%s%s[client]\nconcurrency = 8\ntotal = 200\n[host]\ncores = 1\n[redis]\nservice = 100us\n",
-             redis_base, light_pg);
-    run_text(text, 5, &off);
-    snprintf(text, sizeof text,
-             "%s%s[client]\nconcurrency = 8\ntotal = 200\n[host]\ncores = 1\nredis_on_host = true\n"
+    run_with(redis_base,
+             "[postgres]\nquery_cpu = 10us\ncommit_cpu = 10us\nsum_cpu = 0\nrow_cost = 0\n"
+             "[client]\nconcurrency = 8\ntotal = 200\n[host]\ncores = 1\n[redis]\nservice = 100us\n",
+             &off);
+    run_with(redis_base,
+             "[postgres]\nquery_cpu = 10us\ncommit_cpu = 10us\nsum_cpu = 0\nrow_cost = 0\n"
+             "[client]\nconcurrency = 8\ntotal = 200\n[host]\ncores = 1\nredis_on_host = true\n"
              "[redis]\nservice = 100us\n",
-             redis_base, light_pg);
-    run_text(text, 5, &on);
+             &on);
     assert_true(on.phase[TF_CHECKOUT].throughput < 0.95 * off.phase[TF_CHECKOUT].throughput);
 }
 
@@ -268,21 +270,16 @@ static const char affine_base[] =
 static void test_wake_affine(void **state)
 {
     (void)state;
-    char text[1024];
     tf_out off, on;
-    snprintf(text, sizeof text, "%s[host]\ncores = 64\n", affine_base);
-    run_text(text, 5, &off);
-    snprintf(text, sizeof text, "%s[host]\ncores = 64\nwake_affine = true\n", affine_base);
-    run_text(text, 5, &on);
+    run_with(affine_base, "[host]\ncores = 64\n", &off);
+    run_with(affine_base, "[host]\ncores = 64\nwake_affine = true\n", &on);
     assert_int_equal(on.stacked, 0);
     assert_memory_equal(&off.phase, &on.phase, sizeof off.phase);
     assert_memory_equal(&off.kind_mean, &on.kind_mean, sizeof off.kind_mean);
     /* one core: statements sent while the loop runs another request's
      * 300 us burst wait for it instead of sharing the core */
-    snprintf(text, sizeof text, "%s[host]\ncores = 1\n", affine_base);
-    run_text(text, 5, &off);
-    snprintf(text, sizeof text, "%s[host]\ncores = 1\nwake_affine = true\n", affine_base);
-    run_text(text, 5, &on);
+    run_with(affine_base, "[host]\ncores = 1\n", &off);
+    run_with(affine_base, "[host]\ncores = 1\nwake_affine = true\n", &on);
     assert_int_equal(off.stacked, 0);
     assert_true(on.stacked > 100);
     assert_true(on.kind_mean[TF_K_HOLD] != off.kind_mean[TF_K_HOLD]);
