@@ -478,6 +478,29 @@ static void test_table(void **state)
     tf_params_fini(&p);
 }
 
+/* Redis's CPU counts as this host's only for a server on this machine. */
+static void test_redis_local(void **state)
+{
+    (void)state;
+    val_redis_conn c = {0};
+    assert_true(val_live_srv_redis_local(&c)); /* default 127.0.0.1 */
+    c.socket = "/tmp/redis.sock";
+    c.host = "10.1.2.3";
+    assert_true(val_live_srv_redis_local(&c));
+    c.socket = NULL;
+    assert_false(val_live_srv_redis_local(&c));
+    const char *local[] = {"localhost", "127.0.0.1", "127.1.2.3", "::1"};
+    for (size_t i = 0; i < sizeof local / sizeof local[0]; i++) {
+        c.host = local[i];
+        assert_true(val_live_srv_redis_local(&c));
+    }
+    const char *remote[] = {"redis.example.org", "192.168.1.5", "1270.0.0.1", "::2"};
+    for (size_t i = 0; i < sizeof remote / sizeof remote[0]; i++) {
+        c.host = remote[i];
+        assert_false(val_live_srv_redis_local(&c));
+    }
+}
+
 /* ---- compare: the mapping and the analysis ---- */
 
 /* The simulator's CPU steps with the compare overrides are exactly what the
@@ -643,6 +666,7 @@ int main(void)
         cmocka_unit_test(test_failure_keeps_what_was_measured),
         cmocka_unit_test(test_rejects),
         cmocka_unit_test(test_table),
+        cmocka_unit_test(test_redis_local),
         cmocka_unit_test(test_overrides_match_the_spin),
         cmocka_unit_test(test_fit_spec),
         cmocka_unit_test(test_analyse),

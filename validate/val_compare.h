@@ -62,9 +62,9 @@
  *                          off the host); all of them when only saves ran
  *   redis.save_extra       the saves' mean round trip less the others'
  *                          (0 without both)
- *   host.redis_on_host     true when Redis's CPU could be read (INFO cpu)
- *                          and round trips went to it: the server runs on
- *                          this machine's cores
+ *   host.redis_on_host     true when round trips went to Redis and its CPU
+ *                          could be read (INFO cpu, only for a server on
+ *                          this machine: unix socket or loopback address)
  *   host.wake_affine       true with the backends on the host (a statement
  *                          stacked on its busy loop's core waits for the
  *                          loop's burst when no core is idle)

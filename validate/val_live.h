@@ -143,7 +143,9 @@ typedef struct val_live_out {
     double holds_rows_end;           /* holds rows when the run ended */
     /* filled by the real backend (NaN otherwise): CPU seconds used by the
      * loop's thread, by the PostgreSQL backends of the run's connections,
-     * by the Redis server, and by the whole host (all cores), during the run;
+     * by the Redis server (NaN unless it runs on this machine: a unix
+     * socket or a loopback address), and by the whole host (all cores),
+     * during the run;
      * times the loop's thread blocked (voluntary context switches: it slept
      * and a reply woke it) */
     double loop_cpu, pg_cpu, redis_cpu, host_cpu, loop_sleeps;

@@ -142,6 +142,12 @@ static double host_cpu(void)
     return (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / (double)hz;
 }
 
+int val_live_srv_redis_local(const val_redis_conn *c)
+{
+    const char *h = c->host;
+    return c->socket || !h || !strcmp(h, "localhost") || !strncmp(h, "127.", 4) || !strcmp(h, "::1");
+}
+
 /* CPU seconds used by the Redis server (INFO cpu), NaN if unknown. */
 static double redis_cpu(redisContext *c)
 {
@@ -697,7 +703,7 @@ int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv 
         }
         out->pg_cpu = pgc_;
         out->pg_wait = pgw;
-        out->redis_cpu = rc == SIM_OK && S.nrd ? redis_cpu(S.rd[0].c) - r0 : NAN;
+        out->redis_cpu = rc == SIM_OK && S.nrd && val_live_srv_redis_local(&s->redis) ? redis_cpu(S.rd[0].c) - r0 : NAN;
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
         out->cores = ncpu > 0 ? (double)ncpu : NAN;
     }

@@ -50,6 +50,11 @@ typedef struct val_live_srv {
 /* Defaults: redis db VAL_REDIS_DEFAULT_DB, timeout 5 s. */
 void val_live_srv_init(val_live_srv *s);
 
+/* Whether the Redis server of c (borrowed) runs on this machine: a unix
+ * socket, no host (127.0.0.1), localhost, 127.x.y.z or ::1.  Only then is
+ * its CPU (INFO cpu) part of this host's, and the live run reports it. */
+int val_live_srv_redis_local(const val_redis_conn *c);
+
 /* Run the phases of p (checked with val_live_check) against the servers
  * of s.  out (caller storage) is filled with what was measured, also on
  * failure, including the CPU used by the loop, the PostgreSQL backends of
