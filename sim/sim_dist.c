@@ -248,6 +248,10 @@ static int parse_form(const char *name, char *body, const char *spec, sim_dist *
                         "gamma() takes shape= with scale= or mean=, or mean= and sd=; erlang() takes k= and mean=");
         }
         NEED(d->a > 0 && d->b > 0, "gamma(): shape and scale must be > 0");
+        /* GSL draws gamma(1 + shape, scale) x U^(1/shape) for a shape below
+         * 1: a scale near DBL_MAX overflows the first factor while the
+         * second underflows, and inf x 0 is NaN */
+        NEED(d->b <= 1e300, "gamma(): scale above 1e300 (too small a shape for its mean)");
         if (name[0] == 'e')
             NEED(d->a == floor(d->a), "erlang(): k must be a whole number");
     } else if (!strcmp(name, "weibull")) {

@@ -98,6 +98,9 @@ expect 2 "NaN in a distribution" -- "$TFSIM" run --set 'redis.service=exp(mean=n
 expect_err "redis.service: bad distribution" "NaN distribution message"
 expect 2 "infinite variance" -- "$TFSIM" run --set 'redis.service=exp(mean=1e300)'
 expect_err "no finite mean or variance" "infinite variance message"
+# found by the fuzzer: GSL samples such a gamma as inf x 0 = NaN
+expect 2 "gamma with a tiny shape (scale 1e308)" -- "$TFSIM" run --set 'redis.service=gamma(shape=1e-308,mean=1)'
+expect_err "scale above 1e300" "tiny gamma shape message"
 printf '%s\ncheckout,tb,redis,1,10,10,0,1,inf\n' "$TB_HDR" >"$h/inf.csv"
 expect 2 "inf in a CSV" -- "$TFSIM" amdahl --tigerbench "$h/inf.csv" --arch tb_redis --usl
 expect_err "inf.csv:2: throughput: 'inf' is not a number" "CSV inf message"
