@@ -135,12 +135,7 @@ typedef struct tfs {
     loop client;
     worker *w;
     long nworkers, next_worker;
-    sim_station redis;
-    /* Redis on the host: one thread taking commands in order (obj =
-     * request, x = service), each one's service a job on the host */
-    sim_queue redis_q;
-    int redis_running;
-    sim_tavg redis_busy_t, redis_wait_t;
+    sim_station redis;  /* on the host's CPU when redis_on_host */
     sim_batcher wal;
     sim_pool reqs;
     /* client connections */
@@ -438,28 +433,6 @@ static void redis_done(sim *s, void *obj)
     sim_after(s, T->p->net_rtt / 2, 0, resume, r);
 }
 
-static void redis_host_next(tfs *T);
-
-static void redis_host_done(sim *s, void *obj)
-{
-    tfs *T = T_of(s);
-    T->redis_running = 0;
-    sim_tavg_set(&T->redis_busy_t, s->now, 0);
-    redis_done(s, obj);
-    redis_host_next(T);
-}
-
-static void redis_host_next(tfs *T)
-{
-    sim_job j;
-    if (T->redis_running || !sim_queue_pop(&T->redis_q, &j))
-        return;
-    T->redis_running = 1;
-    sim_tavg_set(&T->redis_busy_t, T->s.now, 1);
-    sim_tavg_set(&T->redis_wait_t, T->s.now, (double)sim_queue_len(&T->redis_q));
-    sim_ps_submit(&T->host, &T->s, j.obj, j.x, redis_host_done);
-}
-
 static void redis_arrive(sim *s, void *obj)
 {
     tfs *T = T_of(s);
@@ -468,14 +441,7 @@ static void redis_arrive(sim *s, void *obj)
     double x = sim_dist_sample(&T->p->redis_service, T->r_redis);
     if (u->arg == TF_R_SAVE)
         x += T->p->redis_save_extra;
-    if (!T->p->redis_on_host) {
-        sim_station_arrive(&T->redis, s, r, x, redis_done);
-        return;
-    }
-    sim_job j = {r, NULL, s->now, x};
-    sim_queue_push(&T->redis_q, j);
-    sim_tavg_set(&T->redis_wait_t, s->now, (double)sim_queue_len(&T->redis_q));
-    redis_host_next(T);
+    sim_station_arrive(&T->redis, s, r, x, redis_done);
 }
 
 /* ---- TigerBeetle ---- */
@@ -878,13 +844,8 @@ static void collect(tfs *T, tf_out *o)
         o->util[TF_C_WAL] = (double)T->wal.batches * sim_dist_mean(&p->pg_flush) / now;
         o->queue[TF_C_WAL] = T->wal.size.mean;
     }
-    if (p->redis_on_host) {
-        o->util[TF_C_REDIS] = sim_tavg_mean(&T->redis_busy_t, now);
-        o->queue[TF_C_REDIS] = sim_tavg_mean(&T->redis_wait_t, now);
-    } else {
-        o->util[TF_C_REDIS] = sim_station_utilisation(&T->redis, now);
-        o->queue[TF_C_REDIS] = sim_tavg_mean(&T->redis.nwait, now);
-    }
+    o->util[TF_C_REDIS] = sim_station_utilisation(&T->redis, now);
+    o->queue[TF_C_REDIS] = sim_tavg_mean(&T->redis.nwait, now);
     /* TigerBeetle: batches in flight over time (one at most per worker) */
     sim_welford bs;
     sim_welford_init(&bs);
@@ -927,7 +888,6 @@ static void free_state(tfs *T)
     free(T->w);
     sim_queue_fini(&T->client.ready);
     sim_queue_fini(&T->client.stacked);
-    sim_queue_fini(&T->redis_q);
     sim_ps_fini(&T->host);
     sim_station_fini(&T->redis);
     sim_batcher_fini(&T->wal);
@@ -986,9 +946,8 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
         w->tb.on_done = tb_batch_done;
     }
     sim_station_init(&T->redis, 1);
-    sim_queue_init(&T->redis_q, 8);
-    sim_tavg_init(&T->redis_busy_t, 0, 0);
-    sim_tavg_init(&T->redis_wait_t, 0, 0);
+    if (p->redis_on_host)
+        sim_station_run_on(&T->redis, &T->host);
     sim_batcher_init(&T->wal, 1u << 30, wal_latency, T);
     sim_pool_init(&T->reqs, sizeof(req), 256);
     sim_queue_init(&T->conn_wait, 16);

@@ -16,6 +16,7 @@ void sim_station_init(sim_station *st, int c)
         st->free_slots[i] = c - 1 - i;
     }
     sim_queue_init(&st->wait, 64);
+    st->cpu = NULL;
     sim_welford_init(&st->resp);
     sim_welford_init(&st->waitw);
     sim_hist_init(&st->resp_h);
@@ -53,7 +54,16 @@ static void start(sim_station *st, sim *s, sim_job j)
     sim_tavg_set(&st->nbusy, s->now, st->busy);
     sim_welford_add(&st->waitw, s->now - j.t);
     st->slots[i].job = j;
-    sim_after(s, j.x, 0, complete, &st->slots[i]);
+    if (st->cpu)
+        sim_ps_submit(st->cpu, s, &st->slots[i], j.x, complete);
+    else
+        sim_after(s, j.x, 0, complete, &st->slots[i]);
+}
+
+void sim_station_run_on(sim_station *st, sim_ps *cpu)
+{
+    assert(st->busy == 0 && sim_queue_len(&st->wait) == 0);
+    st->cpu = cpu;
 }
 
 static void complete(sim *s, void *p)

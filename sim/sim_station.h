@@ -5,6 +5,10 @@
  * holds it for its service time, then the station calls the job's done
  * callback inside the completion event and starts the next waiting job.
  *
+ * On a CPU (sim_station_run_on): a service is then work on a shared
+ * processor-sharing CPU, not a delay; the server holds its slot until the
+ * CPU has given it that much (a process on the host's cores).
+ *
  * Invariants: 0 <= busy <= c; a job waits only while busy == c.  One
  * calendar event per job (its completion); no allocation per job once the
  * waiting queue has reached its largest size.
@@ -16,6 +20,7 @@
 #define SIM_STATION_H
 
 #include "sim/sim.h"
+#include "sim/sim_ps.h"
 #include "sim/sim_queue.h"
 #include "sim/sim_stats.h"
 
@@ -31,6 +36,7 @@ typedef struct sim_station {
     sim_station_slot *slots;  /* c slots, owned */
     int *free_slots;          /* stack of free slot indices, owned */
     sim_queue wait;
+    sim_ps *cpu;              /* services run on it (borrowed), or NULL: delays */
     /* statistics */
     double t_stats;           /* start of the statistics window */
     uint64_t completions;
@@ -41,6 +47,9 @@ typedef struct sim_station {
 
 void sim_station_init(sim_station *st, int c);
 void sim_station_fini(sim_station *st);
+/* Run the services on cpu (borrowed, outlives the station; NULL: plain
+ * delays, the default).  Set before the first arrival. */
+void sim_station_run_on(sim_station *st, sim_ps *cpu);
 /* A job arrives now; done(s, obj) is called when its service ends. */
 void sim_station_arrive(sim_station *st, sim *s, void *obj, double service, sim_fn done);
 /* Forget statistics gathered so far (end of warm-up). */

@@ -237,6 +237,45 @@ static void test_reset_stats(void **state)
     world_fini(&w);
 }
 
+/* On a CPU: a station (c = 1) on a one-core processor-sharing CPU, with a
+ * 1 s job of its own and another 1 s job of someone else's on the CPU,
+ * both from 0: they share the core and both end at 2.  A second 1 s job of
+ * the station, also from 0, waits for the server (FIFO) and then has the
+ * core alone: 2-3. */
+static void other_done(sim *s, void *obj)
+{
+    *(double *)obj = s->now;
+}
+
+static void test_run_on_cpu(void **state)
+{
+    (void)state;
+    world w;
+    memset(&w, 0, sizeof w);
+    sim_init(&w.s, 16);
+    sim_station_init(&w.st, 1);
+    sim_ps cpu;
+    sim_ps_init(&cpu, 1);
+    sim_station_run_on(&w.st, &cpu);
+    job jobs[2] = {{&w, 0, 0, 1, NAN}, {&w, 1, 0, 1, NAN}};
+    w.jobs = jobs;
+    w.njobs = 2;
+    double other = NAN;
+    for (int i = 0; i < 2; i++)
+        sim_at(&w.s, 0, 0, on_arrive, &jobs[i]);
+    sim_ps_submit(&cpu, &w.s, &other, 1, other_done);
+    assert_int_equal(sim_run(&w.s, INFINITY), SIM_RUN_EMPTY);
+    assert_int_equal(w.ndone, 2);
+    assert_close(jobs[0].done, 2, 1e-12);
+    assert_close(other, 2, 1e-12);
+    assert_close(jobs[1].done, 3, 1e-12);
+    /* the server was busy all along, one job waited 0-2 */
+    assert_close(sim_station_utilisation(&w.st, 3), 1, 1e-12);
+    assert_close(sim_tavg_mean(&w.st.nwait, 3), 2.0 / 3, 1e-12);
+    sim_ps_fini(&cpu);
+    world_fini(&w);
+}
+
 int main(void)
 {
     sim_rng_setup();
@@ -246,6 +285,7 @@ int main(void)
         cmocka_unit_test(test_fifo_same_time),
         cmocka_unit_test(test_random_vs_recursion),
         cmocka_unit_test(test_reset_stats),
+        cmocka_unit_test(test_run_on_cpu),
     };
     return cmocka_run_group_tests_name("sim_station", tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@ typedef struct fconn {
     val_probe_conn s;
     int far;          /* the "server" end of the socket pair */
 } fconn;
+_Static_assert(offsetof(fconn, s) == 0, "the phase loop finds its val_probe_conn at the start");
 
 typedef struct fake {
     val_probe_opts o;
@@ -33,12 +34,6 @@ typedef struct fake {
     uint64_t n;
     double wall;
 } fake;
-
-static val_probe_conn *fake_conn(void *ctx, unsigned i)
-{
-    fake *f = ctx;
-    return &f->k[i].s;
-}
 
 static int fake_start(val_probe_loop *l, unsigned i, sim_err *err)
 {
@@ -93,7 +88,7 @@ static void fake_init(fake *f)
     f->o.progress_ctx = f;
     f->res = val_probe_result_new();
     f->l = (val_probe_loop){.o = &f->o, .res = f->res, .where = "fake at here", .kind = "fake",
-                          .ops = fake_ops, .ctx = f, .conn = fake_conn, .start = fake_start,
+                          .ops = fake_ops, .ctx = f, .conns = f->k, .conn_size = sizeof f->k[0], .start = fake_start,
                           .ready = fake_ready};
 }
 

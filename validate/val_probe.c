@@ -267,6 +267,13 @@ void val_probe_err_append(sim_err *e, const char *text)
 
 /* Start the next operation of the phase on connection i, if the pacing
  * has one; *started = 1 then. */
+/* Connection i of the loop: the val_probe_conn at the start of the
+ * probe's i-th connection struct. */
+static val_probe_conn *conn_at(const val_probe_loop *l, unsigned i)
+{
+    return (val_probe_conn *)((char *)l->conns + (size_t)i * l->conn_size);
+}
+
 static int loop_start(val_probe_loop *l, unsigned i, int op, int *started, sim_err *err)
 {
     uint64_t index;
@@ -274,7 +281,7 @@ static int loop_start(val_probe_loop *l, unsigned i, int op, int *started, sim_e
     *started = 0;
     if (!val_probe_pace_next(&l->pace, now, &index))
         return SIM_OK;
-    val_probe_conn *k = l->conn(l->ctx, i);
+    val_probe_conn *k = conn_at(l, i);
     k->busy = 1;
     k->op = op;
     k->index = index;
@@ -286,7 +293,7 @@ static int loop_start(val_probe_loop *l, unsigned i, int op, int *started, sim_e
 
 int val_probe_loop_done(val_probe_loop *l, unsigned i, double now, sim_err *err)
 {
-    val_probe_conn *k = l->conn(l->ctx, i);
+    val_probe_conn *k = conn_at(l, i);
     assert(k->busy && l->busy > 0);
     k->busy = 0;
     l->busy--;
@@ -326,7 +333,7 @@ int val_probe_loop_phase(val_probe_loop *l, int op, unsigned C, uint64_t *issued
         nfds_t n = 0;
         double now = val_probe_mono(), first = INFINITY;
         for (unsigned i = 0; i < C; i++) {
-            const val_probe_conn *k = l->conn(l->ctx, i);
+            const val_probe_conn *k = conn_at(l, i);
             if (!k->busy)
                 continue;
             pf[n].fd = k->fd;
@@ -351,7 +358,7 @@ int val_probe_loop_phase(val_probe_loop *l, int op, unsigned C, uint64_t *issued
                 rc = l->ready(l, who[j], pf[j].revents, err);
         now = val_probe_mono();
         for (unsigned i = 0; i < C && rc == SIM_OK; i++) {
-            const val_probe_conn *k = l->conn(l->ctx, i);
+            const val_probe_conn *k = conn_at(l, i);
             if (k->busy && now > k->deadline)
                 rc = sim_err_set(err, SIM_EFAIL,
                                  "%s: connection %u: no reply within %g s to %s after %llu operations "

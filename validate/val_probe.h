@@ -136,8 +136,11 @@ struct val_probe_loop {
     const char *kind;            /* phases are recorded as "<kind>.<operation>" */
     const char *const *ops;      /* operation names */
     void *ctx;                   /* the probe, for the callbacks */
-    /* Connection i (< the largest level), owned by the probe. */
-    val_probe_conn *(*conn)(void *ctx, unsigned i);
+    /* The connections (as many as the largest level), owned by the probe:
+     * an array of its connection structs, conn_size bytes each, each one
+     * starting with its val_probe_conn. */
+    void *conns;
+    size_t conn_size;
     /* Send the first request of the operation the loop has just started on
      * connection i (busy, op, index, t_op and deadline set).  SIM_OK, or
      * SIM_EFAIL naming the connection. */

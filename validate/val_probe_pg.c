@@ -5,6 +5,7 @@
 #include <math.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ typedef struct pconn {
     PGresult *last;          /* last result of the statement in flight */
     char *error;             /* first error result of the statement, or NULL */
 } pconn;
+_Static_assert(offsetof(pconn, s) == 0, "the phase loop finds its val_probe_conn at the start");
 
 typedef struct pprobe {
     const val_pg_conn *cfg;
@@ -376,12 +378,6 @@ static void absorb(pprobe *p, pconn *k)
     }
 }
 
-static val_probe_conn *conn_of(void *ctx, unsigned i)
-{
-    pprobe *p = ctx;
-    return &p->k[i].s;
-}
-
 /* val_probe_loop.start: the first statement of the transaction. */
 static int start_op(val_probe_loop *l, unsigned i, sim_err *err)
 {
@@ -581,7 +577,7 @@ int val_probe_pg_run(const val_pg_conn *cfg, const val_probe_opts *o, val_probe_
     if ((rc = describe(&p, err)))
         return rc;
     p.loop = (val_probe_loop){.o = o, .res = res, .where = p.where, .kind = "postgres",
-                              .ops = val_probe_pg_ops, .ctx = &p, .conn = conn_of,
+                              .ops = val_probe_pg_ops, .ctx = &p,
                               .start = start_op, .ready = on_ready};
 
     unsigned cmax = 0;
@@ -589,6 +585,8 @@ int val_probe_pg_run(const val_pg_conn *cfg, const val_probe_opts *o, val_probe_
         if (o->levels[l] > cmax)
             cmax = o->levels[l];
     p.k = calloc(cmax, sizeof *p.k);
+    p.loop.conns = p.k;
+    p.loop.conn_size = sizeof *p.k;
     assert(p.k);
     for (unsigned i = 0; i < cmax && rc == SIM_OK; i++) {
         p.k[i].c = connect_one(&p, err);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ typedef struct rconn {
     int round, pending;      /* round trip, replies still due */
     uint64_t id;             /* session id */
 } rconn;
+_Static_assert(offsetof(rconn, s) == 0, "the phase loop finds its val_probe_conn at the start");
 
 typedef struct rprobe {
     const val_redis_conn *cfg;
@@ -215,12 +217,6 @@ static int send_some(rprobe *p, rconn *k, unsigned i, sim_err *err)
     return SIM_OK;
 }
 
-static val_probe_conn *conn_of(void *ctx, unsigned i)
-{
-    rprobe *p = ctx;
-    return &p->k[i].s;
-}
-
 /* val_probe_loop.start: send the first round trip of the operation. */
 static int start_op(val_probe_loop *l, unsigned i, sim_err *err)
 {
@@ -378,7 +374,7 @@ int val_probe_redis_run(const val_redis_conn *cfg, const val_probe_opts *o, val_
     p.res = res;
     val_probe_redis_where(cfg, p.where, sizeof p.where);
     p.loop = (val_probe_loop){.o = o, .res = res, .where = p.where, .kind = "redis",
-                              .ops = val_probe_redis_ops, .ctx = &p, .conn = conn_of,
+                              .ops = val_probe_redis_ops, .ctx = &p,
                               .start = start_op, .ready = on_ready};
     if (cfg->prefix)
         snprintf(p.prefix, sizeof p.prefix, "%s", cfg->prefix);
@@ -395,6 +391,8 @@ int val_probe_redis_run(const val_redis_conn *cfg, const val_probe_opts *o, val_
         if (o->levels[l] > cmax)
             cmax = o->levels[l];
     p.k = calloc(cmax, sizeof *p.k);
+    p.loop.conns = p.k;
+    p.loop.conn_size = sizeof *p.k;
     assert(p.k);
     for (unsigned i = 0; i < cmax && rc == SIM_OK; i++) {
         p.k[i].c = connect_one(&p, err);
