@@ -45,24 +45,31 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
     m->p.max_pending = lim->max_pending;
     m->phase0 = lay->n;
     for (int i = 0; i < TF_NPHASES; i++)
-        for (int j = 0; j < PM_N; j++)
-            sim_layout_add(lay, "phase", tf_phase_names[i], pm_names[j], NAN,
-                           (j == PM_THR || j == PM_P99) && m->p.phase_on[i] ? SIM_METRIC_WATCH : 0,
-                           j == PM_THR ? "%.1f" : j == PM_ERR ? "%.0f" : "%.4g");
+        for (int j = 0; j < PM_N; j++) {
+            size_t k = sim_layout_add(
+                lay, "phase", tf_phase_names[i], pm_names[j], NAN,
+                (j == PM_THR || j == PM_P99) && m->p.phase_on[i] ? SIM_METRIC_WATCH : 0,
+                j == PM_THR ? "%.1f" : j == PM_ERR ? "%.0f" : "%.2f");
+            if (j != PM_THR && j != PM_ERR && j != PM_WALL)
+                sim_layout_text_unit(lay, k, 1e3, "ms"); /* latencies: seconds, shown in ms */
+        }
     m->comp0 = lay->n;
     for (int i = 0; i < TF_NCOMPS; i++) {
         sim_layout_add(lay, "component", tf_comp_names[i], "utilisation", NAN, 0, "%.3f");
-        sim_layout_add(lay, "component", tf_comp_names[i], "mean_queue", NAN, 0, "%.3g");
+        sim_layout_add(lay, "component", tf_comp_names[i], "cores", NAN, 0, "%.2f");
+        sim_layout_add(lay, "component", tf_comp_names[i], "mean_queue", NAN, 0, "%.2f");
     }
     m->kind0 = lay->n;
     for (int i = 0; i < TF_NKINDS; i++) {
-        sim_layout_add(lay, "kind", tf_kind_names[i], "mean", NAN, 0, "%.4g");
-        sim_layout_add(lay, "kind", tf_kind_names[i], "sd", NAN, 0, "%.4g");
+        sim_layout_text_unit(lay, sim_layout_add(lay, "kind", tf_kind_names[i], "mean", NAN, 0, "%.2f"),
+                             1e3, "ms");
+        sim_layout_text_unit(lay, sim_layout_add(lay, "kind", tf_kind_names[i], "sd", NAN, 0, "%.2f"),
+                             1e3, "ms");
         sim_layout_add(lay, "kind", tf_kind_names[i], "count", NAN, 0, "%.0f");
     }
     m->batch0 = lay->n;
-    sim_layout_add(lay, "batch", "tb.batch_size", "mean", NAN, 0, "%.3g");
-    sim_layout_add(lay, "batch", "tb.batch_size", "sd", NAN, 0, "%.3g");
+    sim_layout_add(lay, "batch", "tb.batch_size", "mean", NAN, 0, "%.2f");
+    sim_layout_add(lay, "batch", "tb.batch_size", "sd", NAN, 0, "%.2f");
     sim_layout_add(lay, "batch", "tb.batch_size", "count", NAN, 0, "%.0f");
     m->run0 = lay->n;
     sim_layout_add(lay, "run", "totals", "rollbacks", NAN, 0, "%.0f");
@@ -92,6 +99,7 @@ static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, 
     x = v + m->comp0;
     for (int i = 0; i < TF_NCOMPS; i++) {
         *x++ = o.util[i];
+        *x++ = o.cores[i];
         *x++ = o.queue[i];
     }
     x = v + m->kind0;
@@ -111,30 +119,67 @@ static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, 
     return SIM_OK;
 }
 
-/* Analytic view per phase: bounds and MVA from light-load demands. */
+/* A station of k servers with demand d per request, for MVA (Seidmann's
+ * approximation): a single-server queue of d/k plus a delay of d(k-1)/k
+ * (exact at concurrency 1 and in the limit); below one server, one slower
+ * server.  Appends to st (up to two entries); returns how many. */
+static size_t multi_server(mdl_mva_station *st, double d, double k)
+{
+    if (!(d > 0))
+        return 0;
+    st[0] = (mdl_mva_station){d / k, 0};
+    if (k <= 1)
+        return 1;
+    st[1] = (mdl_mva_station){d * (k - 1) / k, 1};
+    return 2;
+}
+
+/* Analytic view per phase, from the light-load demands of tf_sim_demand
+ * (no crowding, no table growth).  The resources: the client loop and
+ * Redis (one thread each), the server loops (W threads) and the host's K
+ * cores, which run the CPU of every process on the host; round trips,
+ * flushes and TigerBeetle batches are delays.
+ *   bound = min(N/D, 1/Dmax): D the whole demand of a request, Dmax the
+ *   largest demand per server (client, server/W, Redis, host CPU/K).
+ *   mva = MVA of these stations.  A request holds a loop and a core at
+ *   once, which product-form MVA cannot express, so it is solved twice:
+ *   with the threads (client, server loops, Redis; the backends' CPU a
+ *   delay) and with the cores (the host's K cores take all host CPU; what
+ *   runs elsewhere keeps its own station), and the smaller throughput is
+ *   kept.  Multi-server stations use Seidmann's approximation.  Both
+ *   solutions have response time D at N = 1 and never exceed the bound. */
 static void analytic(const tf_params *p, int ph, double *bound, double *mva)
 {
     tf_demand d;
     tf_sim_demand(p, ph, &d);
-    double w = (double)p->workers;
-    /* queueing stations: client loop, server loops (split over workers),
-     * PostgreSQL CPU (over the cores), Redis; the rest is pure delay. */
-    mdl_mva_station st[4] = {{d.client, 0}, {d.server / w, 0}, {d.pg / p->cores, 0},
-                             {d.redis, 0}};
+    double w = (double)p->workers, k = p->cores;
+    double host = d.client * p->client_on_host + d.server + d.pg * p->pg_on_host +
+                  d.redis * p->redis_on_host;
     double dsum = d.client + d.server + d.pg + d.redis + d.latency;
-    double dmax = 0;
-    for (int i = 0; i < 4; i++)
-        if (st[i].demand > dmax)
-            dmax = st[i].demand;
-    double host = (d.client * (p->client_on_host ? 1 : 0) + d.server + d.pg * p->pg_on_host +
-                   d.redis * p->redis_on_host) / p->cores;
-    if (host > dmax)
-        dmax = host;
+    double dmax = d.client;
+    double per_server[] = {d.server / w, d.redis, host / k};
+    for (size_t i = 0; i < 3; i++)
+        if (per_server[i] > dmax)
+            dmax = per_server[i];
     *bound = mdl_bound_throughput(dsum, dmax, 0, p->concurrency);
-    double x, r;
-    /* the delay part enters as think time */
-    mdl_mva(st, 4, d.latency, p->concurrency, &x, &r, NULL, NULL);
-    *mva = x;
+
+    mdl_mva_station st[8];
+    double x1, x2, r;
+    /* threads: the loops and Redis queue, the backends' CPU is a delay */
+    size_t n = 0;
+    st[n++] = (mdl_mva_station){d.client, 0};
+    n += multi_server(st + n, d.server, w);
+    st[n++] = (mdl_mva_station){d.redis, 0};
+    st[n++] = (mdl_mva_station){d.pg, 1};
+    mdl_mva(st, n, d.latency, p->concurrency, &x1, &r, NULL, NULL);
+    /* cores: all host CPU on K cores; the client and Redis, when not on
+     * the host, keep their one thread; PostgreSQL off the host is a delay */
+    n = multi_server(st, host, k);
+    st[n++] = (mdl_mva_station){p->client_on_host ? 0 : d.client, 0};
+    st[n++] = (mdl_mva_station){p->redis_on_host ? 0 : d.redis, 0};
+    st[n++] = (mdl_mva_station){p->pg_on_host ? 0 : d.pg, 1};
+    mdl_mva(st, n, d.latency, p->concurrency, &x2, &r, NULL, NULL);
+    *mva = x1 < x2 ? x1 : x2;
 }
 
 static void annotate(const void *model, const sim_layout *lay, const sim_rep_result *res,
@@ -169,8 +214,9 @@ static void annotate(const void *model, const sim_layout *lay, const sim_rep_res
     }
     mdl_note(notes, "info",
              "architecture %s, %ld worker(s), concurrency %ld, %ld requests per phase; "
-             "bound_throughput = min(N/D, 1/Dmax), mva_throughput = MVA with light-load demands "
-             "(no crowding, no table growth)",
+             "bound_throughput = min(N/D, 1/Dmax), mva_throughput = MVA (the loops and Redis, "
+             "and the host's cores, solved apart, the smaller kept), both from light-load "
+             "demands (no crowding, no table growth)",
              p->arch, p->workers, p->concurrency, p->total);
 }
 

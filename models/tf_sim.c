@@ -90,6 +90,7 @@ typedef struct loop {
     int on_host;
     sim_job cur;
     double cur_start, cur_cost;
+    double cpu;        /* CPU seconds of the bursts finished so far */
     sim_tavg busy_t, queue_t;
     /* Wake-ups: a burst that arrives while the loop is idle (not running,
      * nothing ready, not inside a burst's continuation) first pays `wake`
@@ -160,6 +161,7 @@ typedef struct tfs {
     sim_welford kind[TF_NKINDS];
     sim_tavg pg_busy;
     long pg_running;
+    double pg_cpu, redis_cpu;  /* backend CPU and Redis service given so far, s */
     long stacked;
 } tfs;
 
@@ -172,6 +174,7 @@ static void loop_burst_done(sim *s, void *obj)
 {
     loop *l = obj;
     l->busy = 0;
+    l->cpu += l->cur_cost;
     sim_tavg_set(&l->busy_t, l->T->s.now, 0);
     /* the loop yields its core: the backends stacked on it run (before the
      * loop takes its next burst: they find that core free) */
@@ -373,6 +376,7 @@ static void pg_execute(sim *s, void *obj)
      * idle (backends on the host), or else no backend is running */
     if (T->p->pg_on_host ? (double)T->host.n < T->host.cores : T->pg_running == 0)
         c += T->p->pg_wake_cpu;
+    T->pg_cpu += c;
     T->pg_running++;
     sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
     if (T->p->pg_on_host)
@@ -441,6 +445,7 @@ static void redis_arrive(sim *s, void *obj)
     double x = sim_dist_sample(&T->p->redis_service, T->r_redis);
     if (u->arg == TF_R_SAVE)
         x += T->p->redis_save_extra;
+    T->redis_cpu += x;
     sim_station_arrive(&T->redis, s, r, x, redis_done);
 }
 
@@ -821,10 +826,16 @@ static void collect(tfs *T, tf_out *o)
         o->kind_sd[k] = T->kind[k].n ? sim_welford_sd(&T->kind[k]) : NAN;
     }
     double nw = (double)T->nworkers;
+    for (int i = 0; i < TF_NCOMPS; i++)
+        o->cores[i] = NAN;
     o->util[TF_C_CLIENT] = sim_tavg_mean(&T->client.busy_t, now);
     o->queue[TF_C_CLIENT] = sim_tavg_mean(&T->client.queue_t, now);
+    if (p->client_on_host)
+        o->cores[TF_C_CLIENT] = now > 0 ? T->client.cpu / now : NAN;
+    double server_cpu = 0;
     for (long i = 0; i < T->nworkers; i++) {
         worker *w = &T->w[i];
+        server_cpu += w->lp.cpu;
         o->util[TF_C_SERVER] += sim_tavg_mean(&w->lp.busy_t, now) / nw;
         o->queue[TF_C_SERVER] += sim_tavg_mean(&w->lp.queue_t, now) / nw;
         o->util[TF_C_GATE] += sim_tavg_mean(&w->gate.busy, now) / (double)w->gate.permits / nw;
@@ -833,9 +844,18 @@ static void collect(tfs *T, tf_out *o)
         o->queue[TF_C_POOL] += sim_tavg_mean(&w->pool.nwait, now) / nw;
         o->batches += (double)w->tb.batches;
     }
+    o->cores[TF_C_SERVER] = now > 0 ? server_cpu / now : NAN;
     o->util[TF_C_HOST] = sim_ps_utilisation(&T->host, now);
     o->queue[TF_C_HOST] = sim_tavg_mean(&T->host.njobs, now);
-    o->util[TF_C_PGCPU] = sim_tavg_mean(&T->pg_busy, now) / p->cores;
+    o->cores[TF_C_HOST] = sim_tavg_mean(&T->host.nbusy, now);
+    /* PostgreSQL: the backends' CPU as a share of the host's cores (they
+     * have no capacity of their own: any number runs at once); off the
+     * host they are pure delays, limited by nothing the model knows */
+    o->util[TF_C_PGCPU] = NAN;
+    if (p->pg_on_host && now > 0) {
+        o->cores[TF_C_PGCPU] = T->pg_cpu / now;
+        o->util[TF_C_PGCPU] = T->pg_cpu / now / p->cores;
+    }
     o->queue[TF_C_PGCPU] = sim_tavg_mean(&T->pg_busy, now);
     o->util[TF_C_WAL] = NAN;
     o->queue[TF_C_WAL] = NAN;
@@ -845,6 +865,8 @@ static void collect(tfs *T, tf_out *o)
         o->queue[TF_C_WAL] = T->wal.size.mean;
     }
     o->util[TF_C_REDIS] = sim_station_utilisation(&T->redis, now);
+    if (p->redis_on_host && now > 0)
+        o->cores[TF_C_REDIS] = T->redis_cpu / now;
     o->queue[TF_C_REDIS] = sim_tavg_mean(&T->redis.nwait, now);
     /* TigerBeetle: batches in flight over time (one at most per worker) */
     sim_welford bs;

@@ -75,7 +75,7 @@ enum tf_comp {
     TF_C_HOST,       /* host CPU */
     TF_C_GATE,       /* DB gate (mean over workers) */
     TF_C_POOL,       /* DB pool */
-    TF_C_PGCPU,      /* PostgreSQL backend CPU (share of the host) */
+    TF_C_PGCPU,      /* PostgreSQL backend CPU (its share of the host's cores) */
     TF_C_WAL,        /* WAL flush */
     TF_C_REDIS,
     TF_C_TB,         /* TigerBeetle batcher busy (a batch in flight) */
@@ -92,7 +92,14 @@ typedef struct tf_phase_out {
 typedef struct tf_out {
     tf_phase_out phase[TF_NPHASES];
     double kind_mean[TF_NKINDS], kind_sd[TF_NKINDS], kind_n[TF_NKINDS];
-    double util[TF_NCOMPS], queue[TF_NCOMPS];
+    /* per component: utilisation = busy share of its own capacity (one
+     * thread for a loop or Redis, the permits of the gate and pool, the
+     * host's cores for host_cpu and postgres_cpu), 0..1, NaN when the
+     * component did not run or has no capacity in the model (PostgreSQL
+     * off the host); queue = mean number waiting (postgres_cpu: backends
+     * running); cores = CPU cores it used on the host on average (CPU
+     * seconds / elapsed; host_cpu: all of them), NaN when not on the host */
+    double util[TF_NCOMPS], queue[TF_NCOMPS], cores[TF_NCOMPS];
     double batch_mean, batch_sd, batches;
     double rollbacks, holds_rows_end, events;
     /* invariant witnesses, for tests: most permits ever held, most requests

@@ -37,7 +37,32 @@ size_t sim_layout_add(sim_layout *l, const char *scope, const char *name, const 
     m->theory = theory;
     m->flags = flags;
     m->fmt = fmt;
+    m->text_scale = 1;
+    m->text_unit = NULL;
     return l->n++;
+}
+
+void sim_layout_text_unit(sim_layout *l, size_t k, double text_scale, const char *unit)
+{
+    assert(k < l->n && text_scale > 0 && unit && *unit);
+    l->m[k].text_scale = text_scale;
+    l->m[k].text_unit = unit;
+}
+
+const char *sim_metric_text_name(const sim_metric *m, char *buf, size_t len)
+{
+    if (m->text_unit)
+        snprintf(buf, len, "%s_%s", m->metric, m->text_unit);
+    else
+        snprintf(buf, len, "%s", m->metric);
+    return buf;
+}
+
+const char *sim_metric_text(const sim_metric *m, double mean, double half, char *buf, size_t len)
+{
+    double k = m->text_scale > 0 ? m->text_scale : 1;
+    sim_table_fmt_ci(buf, len, m->fmt ? m->fmt : "%.4g", mean * k, half * k);
+    return buf;
 }
 
 long sim_layout_find(const sim_layout *l, const char *scope, const char *name, const char *metric)
@@ -208,22 +233,19 @@ static void rep_table(const sim_layout *l, const sim_rep_result *r, sim_table *t
             for (size_t k = 0; k < l->n; k++)
                 if (!strcmp(l->m[k].metric, m->metric) && !isnan(l->m[k].theory))
                     any_theory = 1;
-            char col[48];
+            char col[96];
             if (text) {
-                const char *f = m->fmt ? m->fmt : "%.4g";
-                char a[160] = "-", b[64];
-                if (!isnan(r->mean[j])) {
-                    snprintf(a, sizeof a, f, r->mean[j]);
-                    if (r->reps >= 2 && isfinite(r->half[j]) && r->half[j] > 0) {
-                        snprintf(b, sizeof b, f, r->half[j]);
-                        size_t al = strlen(a);
-                        snprintf(a + al, sizeof a - al, " ± %s", b);
-                    }
-                }
-                sim_table_str(t, sim_table_col(t, m->metric, NULL), a);
+                char a[160], name[64];
+                sim_metric_text(m, r->mean[j], r->reps >= 2 ? r->half[j] : NAN, a, sizeof a);
+                sim_metric_text_name(m, name, sizeof name);
+                sim_table_str(t, sim_table_col(t, name, NULL), a);
                 if (any_theory) {
-                    snprintf(col, sizeof col, "%s (theory)", m->metric);
-                    sim_table_num(t, sim_table_col(t, col, m->fmt), m->theory);
+                    snprintf(col, sizeof col, "%s (theory)", name);
+                    sim_metric_text(m, m->theory, NAN, a, sizeof a);
+                    if (!isnan(m->theory))
+                        sim_table_str(t, sim_table_col(t, col, NULL), a);
+                    else
+                        sim_table_col(t, col, NULL);
                 }
                 continue;
             }

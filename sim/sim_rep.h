@@ -34,6 +34,11 @@ typedef struct sim_metric {
     double theory;    /* analytic value, NaN if none */
     unsigned flags;
     const char *fmt;  /* printf format for text output (string literal), or NULL */
+    /* Text output only (CSV and JSON keep the model's unit): values are
+     * multiplied by text_scale and the column is named METRIC_UNIT, e.g.
+     * seconds shown as p99_ms.  Set with sim_layout_text_unit. */
+    double text_scale;
+    const char *text_unit;  /* string literal, or NULL: as stored */
 } sim_metric;
 
 typedef struct sim_layout {
@@ -46,6 +51,15 @@ void sim_layout_fini(sim_layout *l);
 /* Add a metric; returns its index. Strings are copied (truncated to fit). */
 size_t sim_layout_add(sim_layout *l, const char *scope, const char *name, const char *metric,
                       double theory, unsigned flags, const char *fmt);
+/* Show metric k in text output in another unit: value x text_scale, the
+ * column named METRIC_UNIT (unit: a string literal such as "ms"). */
+void sim_layout_text_unit(sim_layout *l, size_t k, double text_scale, const char *unit);
+/* The text column name of a metric (METRIC or METRIC_UNIT) into buf;
+ * returns buf. */
+const char *sim_metric_text_name(const sim_metric *m, char *buf, size_t len);
+/* The text of a mean and CI half-width in the metric's text unit and
+ * format, as sim_table_fmt_ci writes it; returns buf. */
+const char *sim_metric_text(const sim_metric *m, double mean, double half, char *buf, size_t len);
 /* Index of (scope, name, metric) or -1. */
 long sim_layout_find(const sim_layout *l, const char *scope, const char *name, const char *metric);
 

@@ -290,6 +290,20 @@ static void print_json(const sim_table *t, FILE *out)
 
 /* ---- text ---- */
 
+void sim_table_fmt_ci(char *buf, size_t len, const char *fmt, double mean, double half)
+{
+    if (isnan(mean)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    int n = snprintf(buf, len, fmt, mean);
+    if (n < 0 || (size_t)n >= len || !isfinite(half) || !(half > 0))
+        return;
+    snprintf(buf + n, len - (size_t)n, " ± ");
+    size_t k = strlen(buf);
+    snprintf(buf + k, len - k, fmt, half);
+}
+
 static void fmt_cell(const sim_table *t, const cell *x, int col, char *buf, size_t n)
 {
     if (x->kind == CELL_STR) {

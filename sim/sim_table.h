@@ -60,6 +60,11 @@ int sim_table_find_col(const sim_table *t, const char *name); /* -1 if absent */
  * borrowed from the table), 0 for empty. */
 int sim_table_cell(const sim_table *t, int row, int col, double *v, const char **s);
 
+/* Write "MEAN ± HALF" into buf, both numbers with the printf format fmt
+ * (e.g. "%.1f"); just MEAN when half is NaN, infinite or not positive; "-"
+ * when mean is NaN.  Every text table writes an interval this way. */
+void sim_table_fmt_ci(char *buf, size_t len, const char *fmt, double mean, double half);
+
 /* Print in the given format.  Returns 0, or -1 on a write error. */
 int sim_table_print(const sim_table *t, sim_format fmt, FILE *out);
 
