@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "models/mdl.h"
 #include "models/mdl_sweep.h"
+#include "reports/rep_bottleneck.h"
 #include "reports/rep_progress.h"
 #include "reports/rep_store.h"
 
@@ -306,16 +307,18 @@ int cli_sweep_run(const char *cmd, const cli_opts *o, const sim_cfg *cfg, cli_sw
 
 /* ---- views ---- */
 
-/* The text format of a metric, from the base scenario's layout. */
-static const char *metric_fmt(const sim_layout *l, const char *scope, const char *name,
-                              const char *metric)
+/* The metric's description (format, text unit) in the base scenario's
+ * layout: the exact row, else any row of the scope with that metric; NULL
+ * when the layout has none. */
+static const sim_metric *metric_of(const sim_layout *l, const char *scope, const char *name,
+                                   const char *metric)
 {
     long k = sim_layout_find(l, scope, name, metric);
     if (k >= 0)
-        return l->m[k].fmt;
+        return &l->m[k];
     for (size_t j = 0; j < l->n; j++)
         if (!strcmp(l->m[j].scope, scope) && !strcmp(l->m[j].metric, metric))
-            return l->m[j].fmt;
+            return &l->m[j];
     return NULL;
 }
 
@@ -349,7 +352,7 @@ static void row_id(const sim_table *t, int r, const char **scope, const char **n
         sim_table_cell(t, r, cn, NULL, name);
 }
 
-static void wide_row(const cli_sweep *sw, const sim_table *pt, sim_table *t)
+static void wide_row(const cli_sweep *sw, const sim_table *pt, int text, sim_table *t)
 {
     for (int r = 0; r < sim_table_nrows(pt); r++) {
         const char *scope, *name;
@@ -359,22 +362,40 @@ static void wide_row(const cli_sweep *sw, const sim_table *pt, sim_table *t)
         for (int c = 0; c < sim_table_ncols(pt); c++) {
             const char *metric = sim_table_col_name(pt, c);
             int ci;
-            double v;
+            double v, h = NAN;
             if (!wide_metric(scope, metric, &ci) || sim_table_cell(pt, r, c, &v, NULL) != 1)
                 continue;
-            const char *fmt = metric_fmt(&sw->layout, scope, name, metric);
-            char col[256];
+            const sim_metric *m = metric_of(&sw->layout, scope, name, metric);
+            const char *fmt = m ? m->fmt : NULL;
+            char col[256], cell[160], unit[64];
+            snprintf(col, sizeof col, "%s_ci", metric);
+            int cc = ci ? sim_table_find_col(pt, col) : -1;
+            if (cc >= 0 && sim_table_cell(pt, r, cc, &h, NULL) != 1)
+                h = NAN;
+            if (text) { /* one column, "mean ± half" in the metric's text unit */
+                sim_metric tm = m ? *m : (sim_metric){.fmt = NULL, .text_scale = 1};
+                snprintf(tm.metric, sizeof tm.metric, "%s", metric);
+                snprintf(col, sizeof col, "%s.%s", name, sim_metric_text_name(&tm, unit, sizeof unit));
+                sim_table_str(t, sim_table_col(t, col, NULL),
+                              sim_metric_text(&tm, v, ci ? h : NAN, cell, sizeof cell));
+                continue;
+            }
             snprintf(col, sizeof col, "%s.%s", name, metric);
             sim_table_num(t, sim_table_col(t, col, fmt), v);
-            snprintf(col, sizeof col, "%s_ci", metric);
-            int cc = sim_table_find_col(pt, col);
-            if (!ci || cc < 0)
+            if (cc < 0)
                 continue;
             snprintf(col, sizeof col, "%s.%s_ci", name, metric);
             int tc = sim_table_col(t, col, fmt);
-            if (sim_table_cell(pt, r, cc, &v, NULL) == 1)
-                sim_table_num(t, tc, v);
+            if (!isnan(h))
+                sim_table_num(t, tc, h);
         }
+    }
+    /* the component that saturates first (rep_bottleneck) */
+    rep_bottleneck b;
+    if (rep_bottleneck_find(pt, &b)) {
+        char buf[128];
+        sim_table_str(t, sim_table_col(t, "bottleneck", NULL),
+                      text ? rep_bottleneck_short(&b, buf, sizeof buf) : b.name);
     }
 }
 
@@ -396,7 +417,7 @@ static void long_rows(const sim_table *pt, int ckey, const char *value, sim_tabl
     }
 }
 
-int cli_sweep_table(const char *cmd, const cli_sweep *sw, int longf, sim_table *t)
+int cli_sweep_table(const char *cmd, const cli_sweep *sw, int longf, int text, sim_table *t)
 {
     int rc = EXIT_OK;
     int ckey = sim_table_col(t, sw->key, NULL);
@@ -414,9 +435,35 @@ int cli_sweep_table(const char *cmd, const cli_sweep *sw, int longf, sim_table *
         }
         sim_table_row(t);
         sim_table_str(t, ckey, sw->values[i]);
-        wide_row(sw, pt, t);
+        wide_row(sw, pt, text, t);
     }
     return rc;
+}
+
+void cli_sweep_bottlenecks(const cli_sweep *sw, FILE *out)
+{
+    size_t nlg = 0, nsat = 0;
+    char lg[512] = "", name[REP_BN_NAME] = "";
+    for (size_t i = 0; i < sw->n; i++) {
+        rep_bottleneck b;
+        if (!sw->tables[i] || !rep_bottleneck_find(sw->tables[i], &b) || !b.saturated)
+            continue;
+        nsat++;
+        if (!b.load_generator)
+            continue;
+        size_t k = strlen(lg);
+        snprintf(lg + k, sizeof lg - k, "%s%s", nlg ? ", " : "", sw->values[i]);
+        snprintf(name, sizeof name, "%s", b.name);
+        nlg++;
+    }
+    if (nlg)
+        fprintf(out,
+                "bottleneck: the load generator (%s) saturates first at %s = %s: %s measure%s "
+                "the load generator, not the system under test\n",
+                name, sw->key, lg, nlg > 1 ? "these points" : "this point", nlg > 1 ? "" : "s");
+    else if (nsat == 0)
+        fprintf(out, "bottleneck: no component is saturated at any point (all below %.0f%%)\n",
+                100 * REP_BN_SATURATED);
 }
 
 double cli_sweep_value(const cli_sweep *sw, size_t i, const char *scope, const char *name,

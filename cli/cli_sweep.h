@@ -21,6 +21,7 @@
 #define CLI_SWEEP_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cli/cli_scenario.h"
 #include "sim/sim_rep.h"
@@ -67,8 +68,16 @@ int cli_sweep_run(const char *cmd, const cli_opts *o, const sim_cfg *cfg, cli_sw
 
 /* Append to t one row per point (or, long, per point and result row) and
  * return an exit code: a failed point is reported on stderr and gives
- * EXIT_FAIL (EXIT_INPUT for bad input). */
-int cli_sweep_table(const char *cmd, const cli_sweep *sw, int longf, sim_table *t);
+ * EXIT_FAIL (EXIT_INPUT for bad input).  The one-row view ends with the
+ * column `bottleneck` (rep_bottleneck).  text: for people, each metric
+ * with its interval in one column ("mean ± half", in the metric's text
+ * unit, e.g. checkout.p99_ms) and the bottleneck with its utilisation;
+ * otherwise numbers in the model's units, intervals as METRIC_ci. */
+int cli_sweep_table(const char *cmd, const cli_sweep *sw, int longf, int text, sim_table *t);
+
+/* Say on out where the load generator saturates first (the points that
+ * measure it), or that no point has a saturated component. */
+void cli_sweep_bottlenecks(const cli_sweep *sw, FILE *out);
 
 /* Mean and CI half-width (*half, may be NULL) of (scope, name, metric) at
  * point i; NaN when absent. */

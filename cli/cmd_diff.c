@@ -1,3 +1,4 @@
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/cli_scenario.h"
 #include "models/mdl.h"
+#include "reports/rep_bottleneck.h"
 #include "reports/rep_store.h"
 #include "sim/sim_rng.h"
 #include "sim/sim_stats.h"
@@ -88,6 +90,98 @@ static int load(const char *cmd, const char *path, sim_cfg *ov, const cli_opts *
     return SIM_OK;
 }
 
+/* The comparison: t in the model's units (CSV, JSON, --db: columns a, b,
+ * diff, diff_ci, change_pct, significant), tt for people (the metric's
+ * text unit and format, B - A and the change with their intervals). */
+static void diff_tables(const mdl_scenario *a, const mdl_scenario *b, const sim_rep_result *ra,
+                        const sim_rep_result *rb, int all, sim_table *t, sim_table *tt)
+{
+    int cs = sim_table_col(t, "scope", NULL), cn = sim_table_col(t, "name", NULL);
+    int cm = sim_table_col(t, "metric", NULL), c_a = sim_table_col(t, "a", "%.5g");
+    int c_b = sim_table_col(t, "b", "%.5g"), cd = sim_table_col(t, "diff", "%.4g");
+    int cdc = sim_table_col(t, "diff_ci", "%.3g"), cp = sim_table_col(t, "change_pct", "%+.1f");
+    int csig = sim_table_col(t, "significant", NULL);
+    sim_table_group_by(t, cs);
+    int ts = sim_table_col(tt, "scope", NULL), tn = sim_table_col(tt, "name", NULL);
+    int tm = sim_table_col(tt, "metric", NULL), t_a = sim_table_col(tt, "a", NULL);
+    int t_b = sim_table_col(tt, "b", NULL), td = sim_table_col(tt, "b - a", NULL);
+    int tp = sim_table_col(tt, "change_pct", NULL), tsig = sim_table_col(tt, "significant", NULL);
+    sim_table_group_by(tt, ts);
+    uint32_t n = ra->reps < rb->reps ? ra->reps : rb->reps;
+    double *d = malloc((n ? n : 1) * sizeof *d);
+    assert(d && "out of memory");
+    for (size_t k = 0; k < a->layout.n; k++) {
+        const sim_metric *m = &a->layout.m[k];
+        if (!all && !main_metric(m))
+            continue;
+        long j = sim_layout_find(&b->layout, m->scope, m->name, m->metric);
+        if (j < 0 || isnan(ra->mean[k]) || isnan(rb->mean[j]))
+            continue;
+        for (uint32_t r = 0; r < n; r++)
+            d[r] = rb->values[(size_t)r * b->layout.n + (size_t)j] -
+                   ra->values[(size_t)r * a->layout.n + k];
+        double dm, dh;
+        sim_ci(d, n, a->plan.level, &dm, &dh);
+        double pct = ra->mean[k] != 0 ? 100 * dm / fabs(ra->mean[k]) : NAN;
+        double pct_h = ra->mean[k] != 0 ? 100 * dh / fabs(ra->mean[k]) : NAN;
+        const char *sig = isnan(dh) ? "?" : fabs(dm) > dh ? "yes" : "no";
+        sim_table_row(t);
+        sim_table_str(t, cs, m->scope);
+        sim_table_str(t, cn, m->name);
+        sim_table_str(t, cm, m->metric);
+        sim_table_num(t, c_a, ra->mean[k]);
+        sim_table_num(t, c_b, rb->mean[j]);
+        sim_table_num(t, cd, dm);
+        sim_table_num(t, cdc, dh);
+        sim_table_num(t, cp, pct);
+        sim_table_str(t, csig, sig);
+        char buf[160];
+        sim_table_row(tt);
+        sim_table_str(tt, ts, m->scope);
+        sim_table_str(tt, tn, m->name);
+        sim_table_str(tt, tm, sim_metric_text_name(m, buf, sizeof buf));
+        sim_table_str(tt, t_a, sim_metric_text(m, ra->mean[k], NAN, buf, sizeof buf));
+        sim_table_str(tt, t_b, sim_metric_text(m, rb->mean[j], NAN, buf, sizeof buf));
+        sim_table_str(tt, td, sim_metric_text(m, dm, dh, buf, sizeof buf));
+        sim_table_fmt_ci(buf, sizeof buf, "%+.1f", pct, pct_h);
+        sim_table_str(tt, tp, buf);
+        sim_table_str(tt, tsig, sig);
+    }
+    free(d);
+}
+
+/* Which component saturates first in A and in B, and what it means for
+ * the comparison. */
+static void print_bottlenecks(const mdl_scenario *a, const mdl_scenario *b,
+                              const sim_rep_result *ra, const sim_rep_result *rb, FILE *out,
+                              int text)
+{
+    sim_table *la = sim_table_new(NULL), *lb = sim_table_new(NULL);
+    sim_rep_table(&a->layout, ra, la);
+    sim_rep_table(&b->layout, rb, lb);
+    rep_bottleneck ba, bb;
+    int ha = rep_bottleneck_find(la, &ba), hb = rep_bottleneck_find(lb, &bb);
+    char line[600];
+    if (text && (ha || hb))
+        fputc('\n', out);
+    if (ha)
+        fprintf(out, "bottleneck of A: %s\n", rep_bottleneck_sentence(&ba, line, sizeof line));
+    if (hb)
+        fprintf(out, "bottleneck of B: %s\n", rep_bottleneck_sentence(&bb, line, sizeof line));
+    if (ha && hb && ba.load_generator && ba.saturated && bb.load_generator && bb.saturated)
+        fprintf(out,
+                "the load generator (%s at %.0f%% in A, %s at %.0f%% in B) limits both: B's "
+                "changes to the system under test cannot raise the throughput here, and what "
+                "changes comes from the load generator's share of the resources (e.g. the "
+                "host's CPU); make the load generator lighter or faster to see the system's "
+                "limit\n",
+                ba.name, 100 * ba.util, bb.name, 100 * bb.util);
+    else if (ha && hb && strcmp(ba.name, bb.name) && ba.saturated && bb.saturated)
+        fprintf(out, "the bottleneck moves from %s (A) to %s (B)\n", ba.name, bb.name);
+    sim_table_free(la);
+    sim_table_free(lb);
+}
+
 int cmd_diff(int argc, char **argv)
 {
     const char *cmd = "diff";
@@ -146,47 +240,22 @@ int cmd_diff(int argc, char **argv)
         rc = cli_fail(cmd, &err);
         goto out;
     }
-    sim_table *t = sim_table_new(NULL);
-    int cs = sim_table_col(t, "scope", NULL), cn = sim_table_col(t, "name", NULL);
-    int cm = sim_table_col(t, "metric", NULL), c_a = sim_table_col(t, "a", "%.5g");
-    int c_b = sim_table_col(t, "b", "%.5g"), cd = sim_table_col(t, "diff", "%.4g");
-    int cdc = sim_table_col(t, "diff_ci", "%.3g"), cp = sim_table_col(t, "change_pct", "%+.1f");
-    int csig = sim_table_col(t, "significant", NULL);
-    sim_table_group_by(t, cs);
+    sim_table *t = sim_table_new(NULL), *tt = sim_table_new(NULL);
+    diff_tables(&a, &b, &ra, &rb, all, t, tt);
     uint32_t n = ra.reps < rb.reps ? ra.reps : rb.reps;
-    double *d = malloc((n ? n : 1) * sizeof *d);
-    for (size_t k = 0; k < a.layout.n; k++) {
-        const sim_metric *m = &a.layout.m[k];
-        if (!all && !main_metric(m))
-            continue;
-        long j = sim_layout_find(&b.layout, m->scope, m->name, m->metric);
-        if (j < 0 || isnan(ra.mean[k]) || isnan(rb.mean[j]))
-            continue;
-        for (uint32_t r = 0; r < n; r++)
-            d[r] = rb.values[(size_t)r * b.layout.n + (size_t)j] -
-                   ra.values[(size_t)r * a.layout.n + k];
-        double dm, dh;
-        sim_ci(d, n, a.plan.level, &dm, &dh);
-        sim_table_row(t);
-        sim_table_str(t, cs, m->scope);
-        sim_table_str(t, cn, m->name);
-        sim_table_str(t, cm, m->metric);
-        sim_table_num(t, c_a, ra.mean[k]);
-        sim_table_num(t, c_b, rb.mean[j]);
-        sim_table_num(t, cd, dm);
-        sim_table_num(t, cdc, dh);
-        sim_table_num(t, cp, ra.mean[k] != 0 ? 100 * dm / fabs(ra.mean[k]) : NAN);
-        sim_table_str(t, csig, isnan(dh) ? "?" : fabs(dm) > dh ? "yes" : "no");
-    }
-    free(d);
-    if (o.format == SIM_FMT_TEXT)
+    int text = o.format == SIM_FMT_TEXT;
+    if (text)
         printf("A = %s\nB = %s\n%u paired replications, seed %llu, %.0f%% intervals of B - A\n\n",
                pa, pb, n, (unsigned long long)a.seed, 100 * a.plan.level);
-    if (sim_table_print(t, o.format, stdout) || fflush(stdout))
+    if (sim_table_print(text ? tt : t, o.format, stdout))
+        rc = EXIT_FAIL;
+    print_bottlenecks(&a, &b, &ra, &rb, text ? stdout : stderr, text);
+    if (fflush(stdout))
         rc = EXIT_FAIL;
     if (o.db && store_diff(o.db, pa, pb, ca, cb, a.seed, n, t))
         rc = EXIT_FAIL;
     sim_table_free(t);
+    sim_table_free(tt);
 out:
     sim_rep_result_fini(&ra);
     sim_rep_result_fini(&rb);

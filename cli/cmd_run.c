@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "cli/cli_scenario.h"
 #include "models/mdl.h"
+#include "reports/rep_bottleneck.h"
 #include "reports/rep_store.h"
 #include "sim/sim_rng.h"
 
@@ -113,23 +114,28 @@ int cmd_run(int argc, char **argv)
             rc = EXIT_FAIL;
         }
         FILE *nf = o.format == SIM_FMT_TEXT ? stdout : stderr;
+        if (o.format == SIM_FMT_TEXT) {
+            stored = sim_table_new(NULL);
+            csv_table(&sc, &res, stored);
+        }
         for (int r = 0; r < sim_table_nrows(notes); r++) {
             const char *lvl = "", *msg = "";
             sim_table_cell(notes, r, sim_table_find_col(notes, "level"), NULL, &lvl);
             sim_table_cell(notes, r, sim_table_find_col(notes, "message"), NULL, &msg);
             fprintf(nf, "%s%s: %s\n", r == 0 && nf == stdout ? "\n" : "", lvl, msg);
         }
+        rep_bottleneck b;
+        if (rep_bottleneck_find(stored ? stored : t, &b)) {
+            char line[600];
+            fprintf(nf, "%sbottleneck: %s\n",
+                    nf == stdout && sim_table_nrows(notes) == 0 ? "\n" : "",
+                    rep_bottleneck_sentence(&b, line, sizeof line));
+        }
         fflush(stdout);
         if (o.manifest && cli_write_manifest(o.manifest, "run", cfg, &sc, res.reps, &err))
             rc = cli_fail(cmd, &err);
-        if (o.db) {
-            if (o.format == SIM_FMT_TEXT) {
-                stored = sim_table_new(NULL);
-                csv_table(&sc, &res, stored);
-            }
-            if (store_run(o.db, &o, cfg, &sc, stored ? stored : t))
-                rc = EXIT_FAIL;
-        }
+        if (o.db && store_run(o.db, &o, cfg, &sc, stored ? stored : t))
+            rc = EXIT_FAIL;
     }
     sim_rep_result_fini(&res);
     sim_table_free(t);

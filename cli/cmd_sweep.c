@@ -84,8 +84,18 @@ int cmd_sweep(int argc, char **argv)
         goto out;
     }
     sim_table *t = sim_table_new(NULL);
-    rc = cli_sweep_table(cmd, &sw, longf, t);
-    if (sim_table_print(t, o.format, stdout) || fflush(stdout)) {
+    int text = o.format == SIM_FMT_TEXT;
+    rc = cli_sweep_table(cmd, &sw, longf, text, t);
+    if (sim_table_print(t, o.format, stdout)) {
+        fprintf(stderr, "tfsim sweep: write error on standard output\n");
+        rc = EXIT_FAIL;
+    }
+    if (!longf) {
+        if (text)
+            putchar('\n');
+        cli_sweep_bottlenecks(&sw, text ? stdout : stderr);
+    }
+    if (fflush(stdout)) {
         fprintf(stderr, "tfsim sweep: write error on standard output\n");
         rc = EXIT_FAIL;
     }

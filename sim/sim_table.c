@@ -300,8 +300,15 @@ void sim_table_fmt_ci(char *buf, size_t len, const char *fmt, double mean, doubl
     if (n < 0 || (size_t)n >= len || !isfinite(half) || !(half > 0))
         return;
     snprintf(buf + n, len - (size_t)n, " ± ");
+    /* a half-width has no sign: the format without its '+' and ' ' flags */
+    char hf[32];
+    size_t j = 0;
+    for (const char *p = fmt; *p && j + 1 < sizeof hf; p++)
+        if (!(*p == '+' || (*p == ' ' && p > fmt && p[-1] == '%')))
+            hf[j++] = *p;
+    hf[j] = '\0';
     size_t k = strlen(buf);
-    snprintf(buf + k, len - k, fmt, half);
+    snprintf(buf + k, len - k, hf, half);
 }
 
 static void fmt_cell(const sim_table *t, const cell *x, int col, char *buf, size_t n)
