@@ -66,6 +66,8 @@ int cli_sweep_prepare(const cli_opts *o, sim_cfg *cfg, sim_cfg *ov, const char *
         sw->jobs = o->jobs ? o->jobs : s0.plan.jobs;
         sw->seed = s0.seed;
         sw->replications = (long)s0.plan.min_reps;
+        sw->max_replications = (long)s0.rep_cap;
+        sw->level = s0.plan.level;
         sw->layout = s0.layout; /* keep it: move it out of the scenario */
         sim_layout_init(&s0.layout);
     }

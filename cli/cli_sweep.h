@@ -34,6 +34,8 @@ typedef struct cli_sweep {
     int jobs;              /* threads for the points */
     uint64_t seed;         /* of the base scenario */
     long replications;     /* of the base scenario (the minimum with target_ci) */
+    long max_replications; /* run.max_replications of the base scenario */
+    double level;          /* its confidence level */
     sim_layout layout;     /* outputs of the base scenario (text formats), owned */
     char **overrides;      /* per point: the overrides of its run, owned */
     uint64_t *hash;        /* per point: sim_cfg_hash of its config */

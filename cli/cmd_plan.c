@@ -1,3 +1,4 @@
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +7,10 @@
 #include "cli/cli.h"
 #include "cli/cli_scenario.h"
 #include "cli/cli_sweep.h"
+#include "models/mdl_plan.h"
+#include "models/mdl_sweep.h"
+#include "reports/rep_bottleneck.h"
+#include "reports/rep_store.h"
 #include "sim/sim_rng.h"
 
 const char cmd_plan_usage[] =
@@ -15,23 +20,195 @@ const char cmd_plan_usage[] =
     "\n"
     "Capacity planning: simulate every setting in VALUES (cheapest first, e.g.\n"
     "1..8 workers) and report the first one whose throughput for the phase (or\n"
-    "station) meets the target with confidence (lower CI bound >= X) and whose\n"
-    "p99 latency, if asked, stays below the limit (upper CI bound <= Y).  The\n"
-    "table shows the evidence for every setting.  Exit status 0 when a setting\n"
-    "meets the target, 1 when none does (or a setting failed to run).\n"
+    "station) meets the target with confidence and whose p99 latency, if asked,\n"
+    "stays below the limit.  Each setting is decided from its confidence\n"
+    "intervals: it meets the target when the interval of its throughput lies at\n"
+    "or above X (and that of its p99 at or below the limit), fails when an\n"
+    "interval lies wholly on the wrong side, and is undecided when one straddles\n"
+    "the target.  Undecided settings get more replications (twice as many per\n"
+    "round, up to run.max_replications, default 200) until every decision is\n"
+    "clear; the plan names the ones that stay undecided.  The table shows the\n"
+    "evidence for every setting, with the component that saturates first.\n"
+    "Exit status 0 when a setting meets the target, 1 when none does (or a\n"
+    "setting failed to run).\n"
     "\n"
-    "--db FILE stores the settings as a sweep in the results database, exactly as\n"
-    "tfsim sweep --db does (see tfsim sweep --help): an interrupted plan resumes,\n"
-    "and a plan over the points of a stored sweep reads them instead of\n"
-    "simulating them again.\n"
+    "--db FILE stores the first round as a sweep in the results database, as\n"
+    "tfsim sweep --db does (an interrupted plan resumes; a plan over the points\n"
+    "of a stored sweep reads them), and the plan itself (target, decision per\n"
+    "setting) as a run that tfsim report charts.\n"
     "\n"
     "examples:\n"
-    "  tfsim plan configs/tigerfans/tb_redis.ini --vary server.workers=1..8 \\\n"
-    "      --target-throughput 2000 --p99 0.05 --phase checkout --set client.concurrency=50\n"
+    "  tfsim plan configs/tigerfans/tb_redis.ini --vary server.workers=1..4 \\\n"
+    "      --target-throughput 1500 --phase reserve --set client.concurrency=50 \\\n"
+    "      --set client.cpu=0.2ms\n"
     "  tfsim plan configs/queueing/mmc.ini --vary station.server.servers=3..6 \\\n"
     "      --target-throughput 2.7 --p99 5 --phase server\n"
     "  tfsim plan configs/tigerfans/whatif/compiled_server.ini --vary server.workers=1..6 \\\n"
     "      --target-throughput 1500 --phase reserve --db results.db\n";
+
+/* What is known of one setting. */
+typedef struct setting {
+    int ran;                  /* its point ran */
+    double x, xh, l, lh;      /* throughput and p99 with CI half-widths */
+    long reps;                /* replications behind them */
+    mdl_plan_decision d;
+    rep_bottleneck b;
+    int has_b;
+} setting;
+
+/* The row of the results that holds the phase (or station) `phase`: its
+ * scope, or NULL when no point has it; *phase becomes the first phase when
+ * NULL. */
+static const char *find_scope(const cli_sweep *sw, const char **phase)
+{
+    for (size_t i = 0; i < sw->n; i++) {
+        const sim_table *pt = sw->tables[i];
+        if (!pt)
+            continue;
+        int cs = sim_table_find_col(pt, "scope"), cn = sim_table_find_col(pt, "name");
+        int cx = sim_table_find_col(pt, "throughput");
+        for (int r = 0; cs >= 0 && cn >= 0 && cx >= 0 && r < sim_table_nrows(pt); r++) {
+            const char *s = NULL, *n = NULL;
+            sim_table_cell(pt, r, cs, NULL, &s);
+            sim_table_cell(pt, r, cn, NULL, &n);
+            if (!s || !n || sim_table_cell(pt, r, cx, NULL, NULL) != 1)
+                continue;
+            if ((*phase && !strcmp(n, *phase)) ||
+                (!*phase && (!strcmp(s, "phase") || !strcmp(s, "network")))) {
+                *phase = *phase ? *phase : n;
+                return s;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Take point i of sw (a round with `reps` replications) as setting st. */
+static void take(setting *st, const cli_sweep *sw, size_t i, const char *scope, const char *phase,
+                 long reps, const mdl_plan_target *tg)
+{
+    if (!sw->tables[i])
+        return;
+    st->ran = 1;
+    st->x = cli_sweep_value(sw, i, scope, phase, "throughput", &st->xh);
+    st->l = cli_sweep_value(sw, i, scope, phase, "p99", &st->lh);
+    st->reps = reps;
+    st->d = mdl_plan_decide(tg, st->x, st->xh, st->l, st->lh);
+    st->has_b = rep_bottleneck_find(sw->tables[i], &st->b);
+}
+
+/* One more round: the undecided settings with `reps` replications each
+ * (the sequential rule of run.target_ci off), not stored. */
+static int refine(const char *cmd, const cli_opts *o, const sim_cfg *ov, const cli_sweep *sw,
+                  setting *st, long reps, const char *scope, const char *phase,
+                  const mdl_plan_target *tg, sim_err *err)
+{
+    size_t len = strlen(sw->key) + 2;
+    for (size_t i = 0; i < sw->n; i++)
+        len += strlen(sw->values[i]) + 1;
+    char *vary = malloc(len);
+    assert(vary && "out of memory");
+    size_t k = (size_t)sprintf(vary, "%s=", sw->key), nv = 0;
+    for (size_t i = 0; i < sw->n; i++)
+        if (st[i].ran && st[i].d == MDL_PLAN_UNDECIDED)
+            k += (size_t)sprintf(vary + k, "%s%s", nv++ ? "," : "", sw->values[i]);
+    cli_opts o2 = *o;
+    o2.db = NULL;
+    sim_cfg *ov2 = sim_cfg_new(), *cfg2 = sim_cfg_new();
+    char set[64];
+    snprintf(set, sizeof set, "run.replications=%ld", reps);
+    int rc = mdl_cfg_copy(ov2, ov, err);
+    if (rc == SIM_OK)
+        rc = sim_cfg_set(ov2, set, err);
+    if (rc == SIM_OK)
+        rc = sim_cfg_set(ov2, "run.target_ci=0", err);
+    cli_sweep sub;
+    memset(&sub, 0, sizeof sub);
+    if (rc == SIM_OK)
+        rc = cli_sweep_prepare(&o2, cfg2, ov2, vary, &sub, err);
+    if (rc == SIM_OK)
+        rc = cli_sweep_run(cmd, &o2, cfg2, &sub, err);
+    for (size_t j = 0, i = 0; rc == SIM_OK && j < sub.n; j++) {
+        while (i < sw->n && strcmp(sw->values[i], sub.values[j]))
+            i++;
+        assert(i < sw->n);
+        if (sub.status[j]) {
+            *err = sub.errs[j];
+            rc = sub.status[j];
+            break;
+        }
+        take(&st[i], &sub, j, scope, phase, reps, tg);
+        i++;
+    }
+    cli_sweep_fini(&sub);
+    sim_cfg_free(cfg2);
+    sim_cfg_free(ov2);
+    free(vary);
+    return rc;
+}
+
+/* The plan table: CSV layout (the model's units, --db) or for people. */
+static void plan_table(const cli_sweep *sw, const setting *st, const mdl_plan_target *tg,
+                       const char *phase, int text, sim_table *t)
+{
+    int ck = sim_table_col(t, sw->key, NULL);
+    int cx = sim_table_col(t, "throughput", "%.1f");
+    int cxc = text ? -1 : sim_table_col(t, "throughput_ci", "%.1f");
+    int cl = sim_table_col(t, text ? "p99_ms" : "p99", "%.4g");
+    int clc = text ? -1 : sim_table_col(t, "p99_ci", "%.3g");
+    int cr = sim_table_col(t, "replications", "%.0f");
+    int cd = sim_table_col(t, "decision", NULL);
+    int cm = text ? -1 : sim_table_col(t, "meets", NULL);
+    int cb = sim_table_col(t, "bottleneck", NULL);
+    int ctg = text ? -1 : sim_table_col(t, "target_throughput", "%g");
+    int cpl = text ? -1 : sim_table_col(t, "p99_limit", "%g");
+    int cph = text ? -1 : sim_table_col(t, "phase", NULL);
+    for (size_t i = 0; i < sw->n; i++) {
+        if (!st[i].ran)
+            continue;
+        char buf[160];
+        sim_table_row(t);
+        sim_table_str(t, ck, sw->values[i]);
+        if (text) {
+            sim_table_fmt_ci(buf, sizeof buf, "%.1f", st[i].x, st[i].xh);
+            sim_table_str(t, cx, buf);
+            sim_table_fmt_ci(buf, sizeof buf, "%.2f", st[i].l * 1e3, st[i].lh * 1e3);
+            sim_table_str(t, cl, buf);
+        } else {
+            sim_table_num(t, cx, st[i].x);
+            sim_table_num(t, cxc, st[i].xh);
+            sim_table_num(t, cl, st[i].l);
+            sim_table_num(t, clc, st[i].lh);
+            sim_table_str(t, cm, st[i].d == MDL_PLAN_MEETS ? "yes" : "no");
+            sim_table_num(t, ctg, tg->throughput);
+            sim_table_num(t, cpl, isfinite(tg->p99_max) ? tg->p99_max : NAN);
+            sim_table_str(t, cph, phase);
+        }
+        sim_table_num(t, cr, (double)st[i].reps);
+        sim_table_str(t, cd, mdl_plan_decision_name(st[i].d));
+        if (st[i].has_b)
+            sim_table_str(t, cb, text ? rep_bottleneck_short(&st[i].b, buf, sizeof buf)
+                                      : st[i].b.name);
+    }
+}
+
+/* Store the plan as one run (command plan) in the database at path. */
+static int store_plan(const char *path, const cli_opts *o, const sim_cfg *cfg,
+                      const cli_sweep *sw, const sim_table *t)
+{
+    rep_manifest m = {
+        .command = "plan",
+        .title = o->config ? o->config : "(defaults)",
+        .config_text = sim_cfg_text(cfg),
+        .overrides = sw->sweep_overrides,
+        .seed = sw->seed,
+        .replications = sw->replications,
+        .git_rev = tfsim_build_rev,
+        .cflags = tfsim_build_flags,
+        .config_hash = sim_cfg_hash(cfg),
+    };
+    return cli_store_run("plan", path, &m, t);
+}
 
 int cmd_plan(int argc, char **argv)
 {
@@ -42,6 +219,7 @@ int cmd_plan(int argc, char **argv)
     const char *vary = NULL, *phase = NULL;
     double target = NAN, p99max = INFINITY;
     int rc = EXIT_OK;
+    setting *st = NULL;
     cli_sweep sw;
     memset(&sw, 0, sizeof sw);
     for (int i = 1; i < argc; i++) {
@@ -90,28 +268,7 @@ int cmd_plan(int argc, char **argv)
         rc = cli_fail(cmd, &err);
         goto out;
     }
-    /* find the row: by name, in any scope that has a throughput */
-    const char *scope = NULL;
-    for (size_t i = 0; i < sw.n && !scope; i++) {
-        const sim_table *pt = sw.tables[i];
-        if (!pt)
-            continue;
-        int cs = sim_table_find_col(pt, "scope"), cn = sim_table_find_col(pt, "name");
-        int cx = sim_table_find_col(pt, "throughput");
-        for (int r = 0; cs >= 0 && cn >= 0 && cx >= 0 && r < sim_table_nrows(pt); r++) {
-            const char *s = NULL, *n = NULL;
-            sim_table_cell(pt, r, cs, NULL, &s);
-            sim_table_cell(pt, r, cn, NULL, &n);
-            if (!s || !n || sim_table_cell(pt, r, cx, NULL, NULL) != 1)
-                continue;
-            if ((phase && !strcmp(n, phase)) ||
-                (!phase && (!strcmp(s, "phase") || !strcmp(s, "network")))) {
-                scope = s;
-                phase = phase ? phase : n;
-                break;
-            }
-        }
-    }
+    const char *scope = find_scope(&sw, &phase);
     if (!scope) {
         for (size_t i = 0; i < sw.n; i++)
             if (sw.status[i]) {
@@ -122,57 +279,100 @@ int cmd_plan(int argc, char **argv)
                              phase ? phase : "");
         goto out;
     }
-    const char *latm = "p99";
-    sim_table *t = sim_table_new(NULL);
-    int ck = sim_table_col(t, sw.key, NULL), cx = sim_table_col(t, "throughput", "%.1f");
-    int cxc = sim_table_col(t, "throughput_ci", "%.1f"), cl = sim_table_col(t, "p99", "%.4g");
-    int clc = sim_table_col(t, "p99_ci", "%.3g"), cm = sim_table_col(t, "meets", NULL);
-    long pick = -1;
+    mdl_plan_target tg = {target, p99max};
+    st = calloc(sw.n, sizeof *st);
+    assert(st && "out of memory");
     for (size_t i = 0; i < sw.n; i++) {
         if (sw.status[i]) {
             fprintf(stderr, "tfsim plan: %s=%s: %s\n", sw.key, sw.values[i], sw.errs[i].msg);
             rc = EXIT_FAIL;
             continue;
         }
-        double xh, lh;
-        double x = cli_sweep_value(&sw, i, scope, phase, "throughput", &xh);
-        double l = cli_sweep_value(&sw, i, scope, phase, latm, &lh);
-        double xlo = x - (isnan(xh) ? 0 : xh), lhi = l + (isnan(lh) ? 0 : lh);
-        int meets = xlo >= target && (!isfinite(p99max) || lhi <= p99max);
-        sim_table_row(t);
-        sim_table_str(t, ck, sw.values[i]);
-        sim_table_num(t, cx, x);
-        sim_table_num(t, cxc, xh);
-        sim_table_num(t, cl, l);
-        sim_table_num(t, clc, lh);
-        sim_table_str(t, cm, meets ? "yes" : "no");
-        if (meets && pick < 0)
-            pick = (long)i;
+        take(&st[i], &sw, i, scope, phase, sw.replications, &tg);
     }
-    if (o.format == SIM_FMT_TEXT) {
+    /* the sequential rule: more replications for the undecided settings */
+    long reps = sw.replications;
+    for (;;) {
+        size_t nu = 0;
+        for (size_t i = 0; i < sw.n; i++)
+            nu += st[i].ran && st[i].d == MDL_PLAN_UNDECIDED;
+        long next = mdl_plan_next_reps(reps, sw.max_replications);
+        if (nu == 0 || next == 0)
+            break;
+        reps = next;
+        if (refine(cmd, &o, ov, &sw, st, reps, scope, phase, &tg, &err)) {
+            rc = cli_fail(cmd, &err);
+            goto out;
+        }
+    }
+    mdl_plan_decision *d = malloc(sw.n * sizeof *d);
+    assert(d && "out of memory");
+    for (size_t i = 0; i < sw.n; i++)
+        d[i] = st[i].ran ? st[i].d : MDL_PLAN_UNDECIDED;
+    size_t before;
+    long pick = mdl_plan_pick(d, sw.n, &before);
+    free(d);
+
+    int text = o.format == SIM_FMT_TEXT;
+    FILE *nf = text ? stdout : stderr;
+    if (text) {
         printf("target: %s throughput >= %g/s", phase, target);
         if (isfinite(p99max))
-            printf(", p99 <= %g s", p99max);
-        printf(" (lower / upper %.0f%% CI bounds)\n\n", 100 * 0.95);
+            printf(", p99 <= %g ms", p99max * 1e3);
+        printf(" (decided from %.0f%% intervals: a setting meets the target when its interval "
+               "clears it)\n\n",
+               100 * sw.level);
     }
+    sim_table *t = sim_table_new(NULL), *csv = sim_table_new(NULL);
+    plan_table(&sw, st, &tg, phase, text, t);
+    plan_table(&sw, st, &tg, phase, 0, csv);
     if (sim_table_print(t, o.format, stdout))
         rc = EXIT_FAIL;
-    sim_table_free(t);
-    FILE *nf = o.format == SIM_FMT_TEXT ? stdout : stderr;
+    if (text)
+        putchar('\n');
+    for (size_t i = 0; i < sw.n; i++)
+        if (st[i].ran && st[i].d == MDL_PLAN_UNDECIDED) {
+            char ci[96];
+            sim_table_fmt_ci(ci, sizeof ci, "%.1f", st[i].x, st[i].xh);
+            fprintf(nf, "undecided after %ld replications: %s=%s (throughput %s/s straddles %g/s%s)\n",
+                    st[i].reps, sw.key, sw.values[i], ci, target,
+                    isfinite(p99max) ? " or its p99 the limit" : "");
+        }
     if (pick >= 0) {
-        fprintf(nf, "%scheapest setting that meets the target: %s=%s\n",
-                o.format == SIM_FMT_TEXT ? "\n" : "", sw.key, sw.values[pick]);
+        fprintf(nf, "cheapest setting that meets the target: %s=%s", sw.key, sw.values[pick]);
+        if (before)
+            fprintf(nf, " (a cheaper one is undecided and might meet it too)");
+        fputc('\n', nf);
+        if (st[pick].has_b) {
+            char line[600];
+            fprintf(nf, "bottleneck at %s=%s: %s\n", sw.key, sw.values[pick],
+                    rep_bottleneck_sentence(&st[pick].b, line, sizeof line));
+        }
     } else {
-        fprintf(nf, "%sno setting in the list meets the target\n",
-                o.format == SIM_FMT_TEXT ? "\n" : "");
+        fprintf(nf, "no setting in the list meets the target%s\n",
+                before ? " for sure (some are undecided)" : "");
+        for (long i = (long)sw.n - 1; i >= 0; i--)
+            if (st[i].ran && st[i].has_b) {
+                char line[600];
+                fprintf(nf, "bottleneck at %s=%s: %s\n", sw.key, sw.values[i],
+                        rep_bottleneck_sentence(&st[i].b, line, sizeof line));
+                break;
+            }
         if (rc == EXIT_OK)
             rc = EXIT_FAIL;
     }
+    if (fflush(stdout))
+        rc = EXIT_FAIL;
+    if (o.db && store_plan(o.db, &o, cfg, &sw, csv))
+        rc = EXIT_FAIL;
+    sim_table_free(t);
+    sim_table_free(csv);
     if (sw.store_failed) {
         fprintf(stderr, "tfsim plan: results printed but not all stored: %s\n", sw.store_err.msg);
         rc = EXIT_FAIL;
     }
 out:
+    free(st);
     cli_sweep_fini(&sw);
     sim_cfg_free(cfg);
     sim_cfg_free(ov);

@@ -105,6 +105,7 @@ int mdl_scenario_init(mdl_scenario *sc, const sim_cfg *cfg, sim_err *err)
     sc->seed = (uint64_t)seed;
     sc->plan.min_reps = (uint32_t)reps;
     sc->plan.max_reps = (uint32_t)(target > 0 ? maxr : reps);
+    sc->rep_cap = (uint32_t)maxr;
     sc->plan.target_rel = target;
     sc->plan.level = conf;
     sc->plan.jobs = (int)jobs;

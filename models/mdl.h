@@ -62,6 +62,7 @@ typedef struct mdl_scenario {
     void *model;
     sim_layout layout;
     sim_rep_plan plan;
+    uint32_t rep_cap;    /* run.max_replications: the cap of any sequential rule */
     uint64_t seed;
     mdl_limits limits;
     sim_cfg_key *schema;

@@ -330,6 +330,44 @@ static void test_bad_configs(void **state)
     expect_input_error("[redis]\nservice = gamma(shape=-1, mean=1ms)\n", "redis.service");
 }
 
+/* Component outputs share one unit: utilisation is the busy share of the
+ * component's own capacity (0..1); the host's cores in use are the sum of
+ * the cores each process on the host used; PostgreSQL's utilisation is its
+ * cores over the host's. */
+static void test_component_units(void **state)
+{
+    (void)state;
+    const char *archs[] = {"pg_pg", "pg_redis", "tb_redis"};
+    const char *extra[] = {"", "[host]\nredis_on_host = true\n", "[server]\nworkers = 3\n",
+                           "[host]\ncores = 1.5\nclient_on_host = false\n"};
+    long conc[] = {1, 10, 50};
+    for (int a = 0; a < 3; a++)
+        for (int e = 0; e < 4; e++)
+            for (int c = 0; c < 3; c++) {
+                char text[512];
+                snprintf(text, sizeof text,
+                         "[architecture]\naccounting = %.2s\npayments = %s\n[client]\n"
+                         "concurrency = %ld\ntotal = 300\n%s",
+                         archs[a], archs[a] + 3, conc[c], extra[e]);
+                tf_out o;
+                run_text(text, 5, &o);
+                double sum = 0;
+                for (int k = 0; k < TF_NCOMPS; k++) {
+                    if (!isnan(o.util[k]) && (o.util[k] < 0 || o.util[k] > 1 + 1e-9))
+                        fail_msg("%s: %s utilisation %g outside 0..1", text, tf_comp_names[k],
+                                 o.util[k]);
+                    if (k != TF_C_HOST && !isnan(o.cores[k]))
+                        sum += o.cores[k];
+                }
+                assert_rel(o.cores[TF_C_HOST], sum, 1e-9);
+                assert_rel(o.cores[TF_C_HOST], o.util[TF_C_HOST] * (e == 3 ? 1.5 : 2.42), 1e-9);
+                assert_rel(o.util[TF_C_PGCPU] * (e == 3 ? 1.5 : 2.42), o.cores[TF_C_PGCPU], 1e-12);
+                assert_true(isnan(o.cores[TF_C_CLIENT]) == (e == 3));
+                assert_true(isnan(o.cores[TF_C_REDIS]) == (e != 1));
+                assert_true(isnan(o.cores[TF_C_GATE]) && isnan(o.cores[TF_C_TB]));
+            }
+}
+
 int main(void)
 {
     sim_rng_setup();
@@ -338,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_sold_out_paths),    cmocka_unit_test(test_mechanisms),
         cmocka_unit_test(test_determinism),       cmocka_unit_test(test_wake_cost),
         cmocka_unit_test(test_redis_on_host),     cmocka_unit_test(test_wake_affine),       cmocka_unit_test(test_bad_configs),
+        cmocka_unit_test(test_component_units),
     };
     return cmocka_run_group_tests_name("tf_sim", tests, NULL, NULL);
 }
