@@ -485,9 +485,14 @@ void sim_dist_scale(sim_dist *d, double f)
     d->shift *= f;
 }
 
-/* Shortest "%.Ng" (N = 15, 16, 17) that reads back as x. */
-static const char *num(char out[32], double x)
+/* x with `digits` significant digits; digits 0: the shortest "%.Ng"
+ * (N = 15, 16, 17) that reads back as x. */
+static const char *num(char out[32], double x, int digits)
 {
+    if (digits > 0) {
+        snprintf(out, 32, "%.*g", digits, x);
+        return out;
+    }
     for (int prec = 15;; prec++) {
         snprintf(out, 32, "%.*g", prec, x);
         if (prec == 17 || strtod(out, NULL) == x)
@@ -495,31 +500,44 @@ static const char *num(char out[32], double x)
     }
 }
 
+static int format(const sim_dist *d, int digits, char *buf, size_t len);
+
 int sim_dist_format(const sim_dist *d, char *buf, size_t len)
+{
+    return format(d, 0, buf, len);
+}
+
+int sim_dist_format_digits(const sim_dist *d, int digits, char *buf, size_t len)
+{
+    assert(digits >= 1 && digits <= 17);
+    return format(d, digits, buf, len);
+}
+
+static int format(const sim_dist *d, int digits, char *buf, size_t len)
 {
     char sh[48] = "", x[32], y[32];
     if (d->shift > 0)
-        snprintf(sh, sizeof sh, ", shift=%s", num(x, d->shift));
+        snprintf(sh, sizeof sh, ", shift=%s", num(x, d->shift, digits));
     switch (d->kind) {
     case SIM_DIST_CONST:
-        return snprintf(buf, len, "const(%s%s)", num(x, d->a), sh);
+        return snprintf(buf, len, "const(%s%s)", num(x, d->a, digits), sh);
     case SIM_DIST_EXP:
-        return snprintf(buf, len, "exp(mean=%s%s)", num(x, d->a), sh);
+        return snprintf(buf, len, "exp(mean=%s%s)", num(x, d->a, digits), sh);
     case SIM_DIST_UNIFORM:
-        return snprintf(buf, len, "uniform(%s, %s%s)", num(x, d->a), num(y, d->b), sh);
+        return snprintf(buf, len, "uniform(%s, %s%s)", num(x, d->a, digits), num(y, d->b, digits), sh);
     case SIM_DIST_LOGNORMAL:
-        return snprintf(buf, len, "lognormal(mu=%s, sigma=%s%s)", num(x, d->a), num(y, d->b), sh);
+        return snprintf(buf, len, "lognormal(mu=%s, sigma=%s%s)", num(x, d->a, digits), num(y, d->b, digits), sh);
     case SIM_DIST_GAMMA:
-        return snprintf(buf, len, "gamma(shape=%s, scale=%s%s)", num(x, d->a), num(y, d->b), sh);
+        return snprintf(buf, len, "gamma(shape=%s, scale=%s%s)", num(x, d->a, digits), num(y, d->b, digits), sh);
     case SIM_DIST_WEIBULL:
-        return snprintf(buf, len, "weibull(shape=%s, scale=%s%s)", num(x, d->a), num(y, d->b), sh);
+        return snprintf(buf, len, "weibull(shape=%s, scale=%s%s)", num(x, d->a, digits), num(y, d->b, digits), sh);
     case SIM_DIST_NORMAL:
-        return snprintf(buf, len, "normal(mean=%s, sd=%s%s)", num(x, d->a), num(y, d->b), sh);
+        return snprintf(buf, len, "normal(mean=%s, sd=%s%s)", num(x, d->a, digits), num(y, d->b, digits), sh);
     case SIM_DIST_EMPIRICAL: {
         int n = snprintf(buf, len, "empirical(");
         for (size_t i = 0; i < d->nq; i++) {
             int w = snprintf(len > (size_t)n ? buf + n : NULL, len > (size_t)n ? len - (size_t)n : 0,
-                             "%s%s", i ? " " : "", num(x, d->q[i]));
+                             "%s%s", i ? " " : "", num(x, d->q[i], digits));
             n += w;
         }
         n += snprintf(len > (size_t)n ? buf + n : NULL, len > (size_t)n ? len - (size_t)n : 0,

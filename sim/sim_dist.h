@@ -69,5 +69,8 @@ void sim_dist_scale(sim_dist *d, double f);
  * (seconds, shortest of %.15g/%.16g/%.17g that reads back exactly).
  * Returns the length that snprintf would have written. */
 int sim_dist_format(const sim_dist *d, char *buf, size_t len);
+/* The same for people: every number with `digits` (1..17) significant
+ * digits (so it reads back close to, not exactly as, d). */
+int sim_dist_format_digits(const sim_dist *d, int digits, char *buf, size_t len);
 
 #endif

@@ -840,13 +840,15 @@ static void section_key(const char *op, char *sec, size_t sl, char *key, size_t 
 }
 
 /* The spec of a fit; it must parse back (a bug otherwise). */
+/* The config spec of a fitted distribution, every number to
+ * VAL_FIT_DIGITS significant digits (a fit is not known better). */
 static char *spec_of(const sim_dist *d)
 {
-    int n = sim_dist_format(d, NULL, 0);
+    int n = sim_dist_format_digits(d, VAL_FIT_DIGITS, NULL, 0);
     assert(n > 0);
     char *s = malloc((size_t)n + 1);
     assert(s);
-    sim_dist_format(d, s, (size_t)n + 1);
+    sim_dist_format_digits(d, VAL_FIT_DIGITS, s, (size_t)n + 1);
     sim_dist chk;
     char msg[200];
     int rc = sim_dist_parse(s, &chk, msg, sizeof msg);

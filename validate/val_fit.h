@@ -32,7 +32,8 @@
  *                                          under the least contention)
  *   save_c1 = ...                    the fit at each concurrency C (save_cC)
  * An operation without a dot goes to section [fit] with its whole name as
- * the key.  Models map these keys onto their own.
+ * the key.  Models map these keys onto their own.  Every number of a spec
+ * has VAL_FIT_DIGITS significant digits.
  *
  * Invariants: deterministic (same input, same output, byte for byte: a
  * group larger than max_samples is reduced by reservoir sampling with a
@@ -67,6 +68,9 @@ typedef enum val_fit_family {
 
 /* "exponential", "lognormal", ..., "shifted gamma", ..., "empirical". */
 const char *val_fit_family_name(val_fit_family f);
+
+/* Significant digits of the numbers in the config fragment. */
+#define VAL_FIT_DIGITS 6
 
 /* Fewest samples a group needs. */
 #define VAL_FIT_MIN_N 20

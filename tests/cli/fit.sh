@@ -45,3 +45,10 @@ expect 2 "run with a missing fitted distribution" -- "$TFSIM" run "$tmp/emp_run.
 expect_err "fit.svc.none': no such fitted distribution" "missing fit.SECTION.KEY: named"
 expect 2 "fit --quantiles 1000" -- "$TFSIM" fit "$tmp/bimodal.csv" --quantiles 1000
 expect_err "--quantiles" "fit --quantiles 1000: names the option"
+# Config lines for people: every number of a spec with at most 6
+# significant digits (issue #16 item 6)
+if grep -v '^#' "$tmp/fit.ini" | grep '=' | grep -Eq '[0-9]{7,}|\.[0-9]*[1-9][0-9]{6,}'; then
+    bad "fit config has a number with more than 6 significant digits"; grep -v '^#' "$tmp/fit.ini" | head -3
+else
+    ok
+fi
