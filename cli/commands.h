@@ -15,6 +15,7 @@
     X(predict, "predict another architecture's throughput from a calibrated baseline") \
     X(report, "write an HTML page with charts of a results database (--db)") \
     X(export, "print stored runs, sweeps or measurements as text, CSV or JSON") \
+    X(import, "store TigerBench CSVs or probe samples in a results database") \
     X(config, "print the config reference: every section and key, default, unit") \
     X(fit, "fit latency distributions (ML, KS, AD, AIC) to probe samples") \
     X(probe, "time the TigerFans operations against real Redis, PostgreSQL, TigerBeetle") \
