@@ -1,6 +1,8 @@
 /* rep_report: see rep_report.h.  SPDX-License-Identifier: GPL-3.0-or-later */
 #include "reports/rep_report.h"
 
+#include "reports/rep_bottleneck.h"
+
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -106,7 +108,7 @@ static void fmt_num(double v, char *buf, size_t len)
 
 /* ---- chart data ---- */
 
-#define MAXV 6
+#define MAXV 11
 
 typedef struct point {
     double x, v[MAXV];
@@ -163,6 +165,8 @@ typedef struct xaxis {
     char *label;  /* owned */
     char **cats;
     size_t ncats;
+    int integer;  /* numeric, every value a whole number */
+    double lo, hi;
 } xaxis;
 
 static void xaxis_init(xaxis *ax, const sim_table *t, int col, const char *label)
@@ -173,10 +177,22 @@ static void xaxis_init(xaxis *ax, const sim_table *t, int col, const char *label
     if (col < 0)
         return;
     int strings = 0;
-    for (int r = 0; r < sim_table_nrows(t); r++)
-        strings |= sim_table_cell(t, r, col, NULL, NULL) == 2;
+    ax->integer = 1;
+    ax->lo = INFINITY;
+    ax->hi = -INFINITY;
+    for (int r = 0; r < sim_table_nrows(t); r++) {
+        double v = NAN;
+        int k = sim_table_cell(t, r, col, &v, NULL);
+        strings |= k == 2;
+        if (k != 1)
+            continue;
+        ax->integer &= v == floor(v);
+        ax->lo = v < ax->lo ? v : ax->lo;
+        ax->hi = v > ax->hi ? v : ax->hi;
+    }
     if (!strings)
         return;
+    ax->integer = 0;
     for (int r = 0; r < sim_table_nrows(t); r++) {
         const char *s = NULL;
         if (sim_table_cell(t, r, col, NULL, &s) != 2)
@@ -304,7 +320,7 @@ static const char *colour(const char *name, size_t i)
 
 typedef struct chart {
     char title[160];
-    char note[200];  /* one line under the chart */
+    char note[300];  /* one line under the chart */
     int wide;        /* spans the card's width */
     char *svg;       /* after gnuplot ran; owned */
 } chart;
@@ -320,7 +336,7 @@ typedef struct plan {
 } plan;
 
 /* Start chart i: reset, terminal, output, common style. */
-static chart *chart_begin(plan *pl, int width, int height)
+static chart *chart_begin(plan *pl, int width, int height, const char *title)
 {
     if (pl->n == pl->cap) {
         pl->cap = pl->cap ? 2 * pl->cap : 16;
@@ -330,7 +346,11 @@ static chart *chart_begin(plan *pl, int width, int height)
     chart *c = &pl->c[pl->n];
     memset(c, 0, sizeof *c);
     FILE *g = pl->gp;
-    fprintf(g, "\n# chart %zu\nreset\n", pl->n);
+    snprintf(c->title, sizeof c->title, "%s", title);
+    fprintf(g, "\n# chart %zu: ", pl->n);
+    for (const char *q = title; *q; q++)
+        fputc(*q == '\n' ? ' ' : *q, g);
+    fputs("\nreset\n", g);
     fprintf(g,
             "set terminal svg size %d,%d dynamic noenhanced font 'sans-serif,13' "
             "background '#ffffff'\n",
@@ -371,7 +391,18 @@ static void set_xaxis(plan *pl, const xaxis *ax)
         }
         fputs(")\nset offsets 0, 0, graph 0.06, 0\n", g);
     } else {
-        fputs("set autoscale xfix\n", g); /* no stretch to the next tic */
+        /* the whole axis of the table, even where a chart has no point */
+        double pad = ax->integer && ax->hi - ax->lo <= 12 ? 0.3 : 0;
+        if (ax->lo < ax->hi)
+            fprintf(g, "set xrange [%.10g:%.10g]\n", ax->lo - pad, ax->hi + pad);
+        else if (ax->lo == ax->hi)
+            fprintf(g, "set xrange [%.10g:%.10g]\n", ax->lo - 1, ax->hi + 1);
+        else
+            fputs("set autoscale xfix\n", g); /* no stretch to the next tic */
+        if (ax->integer && ax->hi - ax->lo <= 12)
+            fputs("set xtics 1\n", g);
+        else if (ax->integer)
+            fputs("set format x '%.0f'\n", g);
     }
 }
 
@@ -394,63 +425,117 @@ static int datablock(plan *pl, const group *gr)
     return id;
 }
 
-/* Throughput per phase with CI band and the comparison series. */
+/* The first of the columns names[] that t has, or NULL. */
+static const char *first_col(const sim_table *t, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (sim_table_find_col(t, names[i]) >= 0)
+            return names[i];
+    return NULL;
+}
+
+/* Value slots of the throughput chart. */
+enum { TP_SIM, TP_HALF, TP_MEAS, TP_LIVE, TP_AMDAHL, TP_USL, TP_MLO, TP_MHI, TP_LO, TP_HI, TP_HELD };
+
+/* Throughput per phase: the simulated curve with its confidence band
+ * (from a half-width or from ci_low/ci_high), measured points (with their
+ * range over repetitions; held-out ones of a calibration drawn open), and
+ * the live, Amdahl and USL series. */
 static void chart_throughput(plan *pl, const sim_table *t, const xaxis *ax)
 {
-    static const char *const cols[] = {"throughput", "throughput_ci", "measured",
-                                       "live",       "amdahl",        "usl"};
-    static const double one[] = {1, 1, 1, 1, 1, 1};
-    /* Style of the comparison series (values 2..5). */
+    static const char *const simc[] = {"throughput", "simulated"};
+    static const char *const halfc[] = {"throughput_ci", "simulated_ci"};
+    const char *sc = first_col(t, simc, 2), *hc = first_col(t, halfc, 2);
+    const char *cols[] = {sc ? sc : "throughput", hc ? hc : "throughput_ci", "measured", "live",
+                          "amdahl", "usl", "measured_lo", "measured_hi", "ci_low", "ci_high",
+                          "measured_held"};
+    static const double one[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
     static const char *const label[] = {NULL, NULL, "measured", "live", "Amdahl", "USL"};
     static const char *const style[] = {
-        NULL, NULL, "linespoints dt 2 lw 1.5 pt 5 ps 0.6", "linespoints dt 3 lw 1.5 pt 9 ps 0.8",
-        "lines dt 4 lw 1.5", "lines dt 5 lw 1.5"};
+        NULL, NULL, "points pt 7 ps 0.9", "linespoints dt 3 lw 1.5 pt 9 ps 0.8",
+        "linespoints dt 4 lw 1.5 pt 6 ps 0.6", "lines dt 5 lw 1.5"};
     groups gs = {0};
-    if (!collect(&gs, t, ax, "phase", cols, one, 6) || !has_value(&gs, 0)) {
+    if (!collect(&gs, t, ax, "phase", cols, one, 11) || !has_value(&gs, TP_SIM)) {
         groups_free(&gs);
         return;
     }
-    chart *c = chart_begin(pl, 600, 380);
-    snprintf(c->title, sizeof c->title, "Throughput vs %s", ax->label);
+    /* the band as lo/hi in TP_LO/TP_HI */
+    for (size_t i = 0; i < gs.n; i++)
+        for (size_t j = 0; j < gs.g[i].n; j++) {
+            double *v = gs.g[i].p[j].v;
+            if (!isnan(v[TP_HALF])) {
+                v[TP_LO] = v[TP_SIM] - v[TP_HALF];
+                v[TP_HI] = v[TP_SIM] + v[TP_HALF];
+            }
+        }
+    int band = has_value(&gs, TP_LO) && has_value(&gs, TP_HI);
+    int held = has_value(&gs, TP_HELD);
+    char title[160];
+    snprintf(title, sizeof title, "Throughput vs %s", ax->label);
+    chart *c = chart_begin(pl, 600, 380, title);
     int series = 0;
-    for (int k = 2; k < 6; k++)
+    for (int k = TP_MEAS; k <= TP_USL; k++)
         series += has_value(&gs, k);
-    snprintf(c->note, sizeof c->note, "%s%s",
-             has_value(&gs, 1) ? "Lines: simulated mean; band: confidence interval. " : "",
-             series ? "Colour: phase; line style: simulated, measured, live, Amdahl, USL." : "");
+    snprintf(c->note, sizeof c->note, "%s%s%s%s",
+             band ? "Lines: simulated mean; band: confidence interval. " : "",
+             has_value(&gs, TP_MEAS) || held ? "Dots: measured" : "",
+             has_value(&gs, TP_MLO) ? " (bars: range of the repetitions)" : "",
+             held ? "; open: held out of the fit. " : has_value(&gs, TP_MEAS) ? ". " : "");
+    if (series) {
+        size_t k = strlen(c->note);
+        snprintf(c->note + k, sizeof c->note - k, "Colour: phase; style: the series.");
+    }
     set_xaxis(pl, ax);
     fputs("set ylabel 'requests/s'\nset yrange [0:*]\n", pl->gp);
     int *ids = malloc(gs.n * sizeof *ids);
     assert(ids);
     for (size_t i = 0; i < gs.n; i++)
         ids[i] = datablock(pl, &gs.g[i]);
-    /* Colour names the phase, line style the series: the key lists the
-     * phases, then one grey sample per series kind. */
     fputs("plot ", pl->gp);
     const char *sep = "";
     for (size_t i = 0; i < gs.n; i++) {
         const char *col = colour(gs.g[i].name, i);
-        if (has_value(&gs, 1)) {
-            fprintf(pl->gp, "%s$d%d using 1:($2-$3):($2+$3) with filledcurves lc rgb '%s' notitle",
-                    sep, ids[i], col);
+        if (band) {
+            fprintf(pl->gp, "%s$d%d using 1:%d:%d with filledcurves lc rgb '%s' notitle", sep,
+                    ids[i], TP_LO + 2, TP_HI + 2, col);
             sep = ", \\\n  ";
         }
-        fprintf(pl->gp, "%s$d%d using 1:2 with linespoints lw 2 pt 7 ps 0.7 lc rgb '%s' title ",
+        fprintf(pl->gp, "%s$d%d using 1:2 with linespoints lw 2 pt 7 ps 0.5 lc rgb '%s' title ",
                 sep, ids[i], col);
         gq(pl->gp, gs.g[i].name);
         sep = ", \\\n  ";
-        for (int k = 2; k < 6; k++) {
+        for (int k = TP_MEAS; k <= TP_USL; k++) {
             int present = 0;
             for (size_t j = 0; j < gs.g[i].n; j++)
                 present |= !isnan(gs.g[i].p[j].v[k]);
-            if (present)
-                fprintf(pl->gp, "%s$d%d using 1:%d with %s lc rgb '%s' notitle", sep, ids[i],
-                        k + 2, style[k], col);
+            if (!present)
+                continue;
+            if (k == TP_MEAS) {
+                int range = 0;
+                for (size_t j = 0; j < gs.g[i].n; j++)
+                    range |= !isnan(gs.g[i].p[j].v[TP_MLO]);
+                if (range)
+                    fprintf(pl->gp,
+                            "%s$d%d using 1:%d:%d:%d with yerrorbars pt 7 ps 0.9 lw 1 lc rgb "
+                            "'%s' notitle",
+                            sep, ids[i], k + 2, TP_MLO + 2, TP_MHI + 2, col);
+                else
+                    fprintf(pl->gp, "%s$d%d using 1:%d with %s lc rgb '%s' notitle", sep, ids[i],
+                            k + 2, style[k], col);
+                continue;
+            }
+            fprintf(pl->gp, "%s$d%d using 1:%d with %s lc rgb '%s' notitle", sep, ids[i], k + 2,
+                    style[k], col);
         }
+        if (held)
+            fprintf(pl->gp, "%s$d%d using 1:%d with points pt 6 ps 1.0 lw 1.5 lc rgb '%s' notitle",
+                    sep, ids[i], TP_HELD + 2, col);
     }
+    if (held)
+        fprintf(pl->gp, "%sNaN with points pt 6 lw 1.5 lc rgb '#5f6368' title 'held out'", sep);
     if (series) {
         fprintf(pl->gp, "%sNaN with lines lw 2 lc rgb '#5f6368' title 'simulated'", sep);
-        for (int k = 2; k < 6; k++)
+        for (int k = TP_MEAS; k <= TP_USL; k++)
             if (has_value(&gs, k))
                 fprintf(pl->gp, "%sNaN with %s lc rgb '#5f6368' title '%s'", sep, style[k],
                         label[k]);
@@ -461,23 +546,27 @@ static void chart_throughput(plan *pl, const sim_table *t, const xaxis *ax)
     groups_free(&gs);
 }
 
-/* Latency percentiles: one panel per phase. */
-static void chart_latency(plan *pl, const sim_table *t, const xaxis *ax)
+/* Latency percentiles: one panel per group of `scope` rows (phases, or
+ * the operations of probe samples). */
+static void chart_latency(plan *pl, const sim_table *t, const xaxis *ax, const char *scope,
+                          const char *what)
 {
     static const char *const cols[] = {"p50", "p90", "p99"};
     static const double ms[] = {1e3, 1e3, 1e3};
     static const char *const pc_colour[] = {"#4e79a7", "#f28e2b", "#e15759"};
     groups gs = {0};
-    if (!collect(&gs, t, ax, "phase", cols, ms, 3)) {
+    if (!collect(&gs, t, ax, scope, cols, ms, 3)) {
         groups_free(&gs);
         return;
     }
     int ncol = gs.n > 1 ? 2 : 1, nrow = (int)(gs.n + 1) / 2;
-    chart *c = chart_begin(pl, ncol == 2 ? 1000 : 600, 40 + 300 * nrow);
+    char title[160];
+    snprintf(title, sizeof title, "%s vs %s", what, ax->label);
+    chart *c = chart_begin(pl, ncol == 2 ? 1000 : 600, 40 + 300 * nrow, title);
     c->wide = ncol == 2;
-    snprintf(c->title, sizeof c->title, "Latency percentiles vs %s", ax->label);
     snprintf(c->note, sizeof c->note,
-             "Response time per phase in milliseconds; the band spans p50 to p99.");
+             "Response time per %s in milliseconds; the band spans p50 to p99.",
+             strcmp(scope, "phase") ? "operation" : "phase");
     set_xaxis(pl, ax);
     fputs("set ylabel 'ms'\nset yrange [0:*]\n"
           "set key inside left top vertical Left reverse opaque\n",
@@ -526,8 +615,7 @@ static void chart_lines(plan *pl, const sim_table *t, const xaxis *ax, const lin
         groups_free(&gs);
         return;
     }
-    chart *c = chart_begin(pl, 600, 380);
-    snprintf(c->title, sizeof c->title, "%s", title);
+    chart *c = chart_begin(pl, 600, 380, title);
     snprintf(c->note, sizeof c->note, "%s", ls->note);
     set_xaxis(pl, ax);
     fputs("set ylabel ", pl->gp);
@@ -551,27 +639,97 @@ static void chart_lines(plan *pl, const sim_table *t, const xaxis *ax, const lin
     groups_free(&gs);
 }
 
-/* Utilisation is drawn in per cent: 100 if the stored values are fractions
- * (none above 1), else 1 (they are per cent already). */
-static double pct_scale(const sim_table *t)
+/* Does any row of `scope` hold a utilisation above 1 (a store written
+ * before utilisation became a share of each component's own capacity)? */
+static int old_units(const sim_table *t)
 {
     int c = sim_table_find_col(t, "utilisation");
     for (int r = 0; c >= 0 && r < sim_table_nrows(t); r++)
         if (row_group(t, r, "component") && cell_num_at(t, r, c) > 1.0001)
             return 1;
-    return 100;
+    return 0;
 }
+
+static const char util_note[] =
+    "Busy share of each component's own capacity (a loop: its one thread; the host "
+    "and PostgreSQL: the host's cores); the red line (100%) is saturation.";
+static const char util_note_old[] =
+    "Busy share of each component's own capacity; values above 100% come from an older "
+    "tfsim that counted postgres_cpu in backends running per core.";
 
 static void chart_utilisation(plan *pl, const sim_table *t, const xaxis *ax)
 {
     line_spec ls = {
-        .scope = "component", .col = "utilisation", .scale = pct_scale(t),
-        .ylabel = "utilisation (%)", .yrange = "[0:100<*]",
+        .scope = "component", .col = "utilisation", .scale = 100,
+        .ylabel = "busy (% of capacity)", .yrange = "[0:100<*]",
         .extra = "set arrow 1 from graph 0, first 100 to graph 1, first 100 nohead "
                  "lc rgb '#d93025' dt 2 lw 1\n",
-        .note = "Share of time each component is busy; the red line (100%) is saturation."};
+        .note = old_units(t) ? util_note_old : util_note};
     char title[160];
     snprintf(title, sizeof title, "Utilisation by component vs %s", ax->label);
+    chart_lines(pl, t, ax, &ls, title);
+}
+
+/* The host's capacity in cores, from the row whose cores hold all the
+ * others' (cores / utilisation), when it is the same at every row of the
+ * table; NaN otherwise. */
+static double host_capacity(const sim_table *t)
+{
+    int cc = sim_table_find_col(t, "cores"), cu = sim_table_find_col(t, "utilisation");
+    int cn = sim_table_find_col(t, "name");
+    double cap = NAN;
+    if (cc < 0 || cu < 0 || cn < 0)
+        return NAN;
+    for (int r = 0; r < sim_table_nrows(t); r++) {
+        const char *n = cell_str(t, r, "name");
+        if (!n || strcmp(n, "host_cpu"))
+            continue;
+        double c = cell_num_at(t, r, cc), u = cell_num_at(t, r, cu);
+        if (!(u > 0) || isnan(c))
+            continue;
+        double k = c / u;
+        if (isnan(cap))
+            cap = k;
+        else if (fabs(k - cap) > 1e-6 * cap)
+            return NAN;
+    }
+    return cap;
+}
+
+static void chart_cores(plan *pl, const sim_table *t, const xaxis *ax)
+{
+    double cap = host_capacity(t);
+    char extra[200] = "", note[200];
+    if (!isnan(cap))
+        snprintf(extra, sizeof extra,
+                 "set arrow 1 from graph 0, first %.6g to graph 1, first %.6g nohead "
+                 "lc rgb '#d93025' dt 2 lw 1\n",
+                 cap, cap);
+    snprintf(note, sizeof note,
+             "CPU cores each process uses on the host (CPU seconds per second); host_cpu is "
+             "their sum%s.",
+             isnan(cap) ? "" : ", the red line the host's cores");
+    line_spec ls = {.scope = "component", .col = "cores", .scale = 1, .ylabel = "cores",
+                    .yrange = isnan(cap) ? "[0:*]" : "[0:*]", .extra = extra, .note = note};
+    char title[160];
+    snprintf(title, sizeof title, "CPU cores by component vs %s", ax->label);
+    /* the line at capacity must be in range */
+    char range[64];
+    if (!isnan(cap)) {
+        snprintf(range, sizeof range, "[0:%.6g<*]", cap * 1.05);
+        ls.yrange = range;
+    }
+    chart_lines(pl, t, ax, &ls, title);
+}
+
+static void chart_kinds(plan *pl, const sim_table *t, const xaxis *ax)
+{
+    line_spec ls = {.scope = "kind", .col = "mean", .scale = 1e3, .ylabel = "ms",
+                    .yrange = "[0:*]",
+                    .note = "Mean time of each operation, measured as TigerFans measures it "
+                            "(from the await until the coroutine runs again)."};
+    char title[160];
+    snprintf(title, sizeof title, "Operation timings vs %s", ax->label);
     chart_lines(pl, t, ax, &ls, title);
 }
 
@@ -585,22 +743,60 @@ static void chart_batch(plan *pl, const sim_table *t, const xaxis *ax)
     chart_lines(pl, t, ax, &ls, title);
 }
 
+/* Prediction error per point: the simulation's (solid) and, when present,
+ * Amdahl-style scaling's (dashed), per phase. */
 static void chart_error(plan *pl, const sim_table *t)
 {
     int cc = sim_table_find_col(t, "concurrency");
     if (cc < 0 || sim_table_find_col(t, "phase") < 0 || sim_table_find_col(t, "error_pct") < 0)
         return;
-    line_spec ls = {
-        .scope = NULL, .col = "error_pct", .scale = 1, .ylabel = "error (%)",
-        .yrange = "[*<-12:12<*]",
-        .extra = "set object 1 rectangle from graph 0, first -10 to graph 1, first 10 behind "
-                 "fc rgb '#e6f4ea' fs solid 1.0 noborder\n"
-                 "set arrow 1 from graph 0, first 0 to graph 1, first 0 nohead "
-                 "lc rgb '#5f6368' dt 2 lw 1\n",
-        .note = "Predicted minus measured, in per cent of measured; green: within 10%."};
+    static const char *const cols[] = {"error_pct", "amdahl_error_pct"};
+    static const double one[] = {1, 1};
     xaxis ax;
     xaxis_init(&ax, t, cc, "concurrency");
-    chart_lines(pl, t, &ax, &ls, "Prediction error vs concurrency");
+    groups gs = {0};
+    if (!collect(&gs, t, &ax, NULL, cols, one, 2) || !has_value(&gs, 0)) {
+        groups_free(&gs);
+        xaxis_fini(&ax);
+        return;
+    }
+    int amdahl = has_value(&gs, 1);
+    chart *c = chart_begin(pl, 600, 380, "Prediction error vs concurrency");
+    snprintf(c->note, sizeof c->note,
+             "Simulated minus measured, in per cent of measured, per point%s; green: within "
+             "10%%.",
+             amdahl ? " (dashed: Amdahl-style scaling)" : "");
+    set_xaxis(pl, &ax);
+    fputs("set ylabel 'error (%)'\nset yrange [*<-12:12<*]\n"
+          "set object 1 rectangle from graph 0, first -10 to graph 1, first 10 behind "
+          "fc rgb '#e6f4ea' fs solid 1.0 noborder\n"
+          "set arrow 1 from graph 0, first 0 to graph 1, first 0 nohead "
+          "lc rgb '#5f6368' dt 2 lw 1\n",
+          pl->gp);
+    int *ids = malloc(gs.n * sizeof *ids);
+    assert(ids);
+    for (size_t i = 0; i < gs.n; i++)
+        ids[i] = datablock(pl, &gs.g[i]);
+    fputs("plot ", pl->gp);
+    const char *sep = "";
+    for (size_t i = 0; i < gs.n; i++) {
+        fprintf(pl->gp, "%s$d%d using 1:2 with linespoints lw 2 pt 7 ps 0.7 lc rgb '%s' title ",
+                sep, ids[i], colour(gs.g[i].name, i));
+        gq(pl->gp, gs.g[i].name);
+        sep = ", \\\n  ";
+        if (amdahl)
+            fprintf(pl->gp, "%s$d%d using 1:3 with linespoints dt 4 lw 1.5 pt 6 ps 0.6 "
+                            "lc rgb '%s' notitle",
+                    sep, ids[i], colour(gs.g[i].name, i));
+    }
+    if (amdahl)
+        fprintf(pl->gp, "%sNaN with linespoints dt 4 lw 1.5 pt 6 lc rgb '#5f6368' "
+                        "title 'Amdahl'",
+                sep);
+    fputc('\n', pl->gp);
+    chart_end(pl);
+    free(ids);
+    groups_free(&gs);
     xaxis_fini(&ax);
 }
 
@@ -608,7 +804,7 @@ static void chart_error(plan *pl, const sim_table *t)
  * from errcol when present. */
 static void chart_bars(plan *pl, const sim_table *t, const char *scope, const char *col,
                        const char *errcol, double scale, const char *title, const char *ylabel,
-                       const char *note)
+                       const char *note, const char *extra)
 {
     int vc = sim_table_find_col(t, col), ec = errcol ? sim_table_find_col(t, errcol) : -1;
     int n = 0;
@@ -616,8 +812,7 @@ static void chart_bars(plan *pl, const sim_table *t, const char *scope, const ch
         n += row_group(t, r, scope) && !isnan(cell_num_at(t, r, vc));
     if (n == 0)
         return;
-    chart *c = chart_begin(pl, 600, 340);
-    snprintf(c->title, sizeof c->title, "%s", title);
+    chart *c = chart_begin(pl, 600, 340, title);
     snprintf(c->note, sizeof c->note, "%s", note);
     int id = pl->nblocks++;
     fprintf(pl->gp, "$d%d << EOD\n", id);
@@ -642,34 +837,253 @@ static void chart_bars(plan *pl, const sim_table *t, const char *scope, const ch
     fprintf(pl->gp,
             "\nset yrange [0:*]\nset xrange [-0.6:%d.6]\nset boxwidth 0.6\n"
             "set style fill solid 0.85 noborder\nset grid noxtics\nset xtics scale 0\n"
-            "set key off\nset offsets 0, 0, graph 0.08, 0\n"
+            "set key off\nset offsets 0, 0, graph 0.08, 0\n%s"
             "plot $d%d using 1:3:5:xtic(2) with boxes lc rgb variable",
-            n - 1, id);
+            n - 1, extra ? extra : "", id);
     if (ec >= 0)
         fprintf(pl->gp,
-                ", \\\n  $d%d using 1:3:4 with yerrorbars lc rgb '#3c4043' pt 7 ps 0 lw 1.2", id);
+                ", \\\n  $d%d using 1:3:4 with yerrorbars lc rgb '#3c4043' pt 0 lw 1.2", id);
     fputc('\n', pl->gp);
     chart_end(pl);
+}
+
+/* ---- plans and comparisons ---- */
+
+/* A plan (tfsim plan --db): throughput per setting with its interval,
+ * coloured by decision, and the target as a line. */
+static void chart_plan(plan *pl, const sim_table *t)
+{
+    int ck = 0, cx = sim_table_find_col(t, "throughput"), cd = sim_table_find_col(t, "decision");
+    double target = cell_num(t, 0, "target_throughput");
+    if (cx < 0 || cd < 0 || sim_table_nrows(t) == 0 || isnan(target))
+        return;
+    const char *key = sim_table_col_name(t, ck);
+    xaxis ax;
+    xaxis_init(&ax, t, ck, key);
+    static const char *const dec[] = {"meets", "undecided", "fails"};
+    static const char *const dcol[] = {"#188038", "#e37400", "#d93025"};
+    char title[160];
+    snprintf(title, sizeof title, "Plan: throughput vs %s", key);
+    const char *phase = cell_str(t, 0, "phase");
+    chart *c = chart_begin(pl, 600, 380, title);
+    snprintf(c->note, sizeof c->note,
+             "%s%s throughput per setting with its confidence interval; dashed: the target "
+             "(%g/s). Green meets it, red fails it, amber is undecided.",
+             phase ? phase : "", phase ? "" : "The", target);
+    set_xaxis(pl, &ax);
+    fprintf(pl->gp,
+            "set ylabel 'requests/s'\nset yrange [0:*]\n"
+            "set arrow 1 from graph 0, first %.10g to graph 1, first %.10g nohead "
+            "lc rgb '#5f6368' dt 2 lw 1.5\n",
+            target, target);
+    int ids[3], have[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        ids[k] = pl->nblocks++;
+        fprintf(pl->gp, "$d%d << EOD\n", ids[k]);
+        for (int r = 0; r < sim_table_nrows(t); r++) {
+            const char *d = cell_str(t, r, "decision");
+            double x = x_of(&ax, t, r), v = cell_num_at(t, r, cx);
+            double h = cell_num(t, r, "throughput_ci");
+            if (!d || strcmp(d, dec[k]) || isnan(x) || isnan(v))
+                continue;
+            fprintf(pl->gp, "%.10g %.10g %.10g\n", x, v, isnan(h) ? 0 : h);
+            have[k] = 1;
+        }
+        fputs("EOD\n", pl->gp);
+    }
+    fputs("plot ", pl->gp);
+    const char *sep = "";
+    for (int k = 0; k < 3; k++) {
+        if (!have[k])
+            continue;
+        fprintf(pl->gp, "%s$d%d using 1:2:3 with yerrorbars pt 7 ps 1.1 lw 1.5 lc rgb '%s' "
+                        "title '%s'",
+                sep, ids[k], dcol[k], dec[k]);
+        sep = ", \\\n  ";
+    }
+    /* the pick: the first setting that meets the target with none
+     * undecided before it */
+    for (int r = 0; r < sim_table_nrows(t); r++) {
+        const char *d = cell_str(t, r, "decision");
+        if (!d || !strcmp(d, "fails"))
+            continue;
+        if (!strcmp(d, "meets"))
+            fprintf(pl->gp, "%s'+' using (%.10g):(%.10g) every ::0::0 with points pt 6 ps 2.6 "
+                            "lw 1.5 lc rgb '#188038' title 'cheapest that meets'",
+                    sep, x_of(&ax, t, r), cell_num_at(t, r, cx));
+        break;
+    }
+    fprintf(pl->gp, "%sNaN with lines dt 2 lw 1.5 lc rgb '#5f6368' title 'target'\n", sep);
+    chart_end(pl);
+    xaxis_fini(&ax);
+}
+
+/* A comparison (tfsim diff --db): A and B side by side per row of `scope`
+ * for `metric`, B with the paired interval of B - A around it and the
+ * change in per cent above it. */
+static void chart_diff(plan *pl, const sim_table *t, const char *scope, const char *metric,
+                       double scale, const char *title, const char *ylabel, const char *extra)
+{
+    int n = 0;
+    for (int r = 0; r < sim_table_nrows(t); r++) {
+        const char *s = cell_str(t, r, "scope"), *m = cell_str(t, r, "metric");
+        n += s && m && !strcmp(s, scope) && !strcmp(m, metric) && !isnan(cell_num(t, r, "a"));
+    }
+    if (n == 0)
+        return;
+    chart *c = chart_begin(pl, 600, 360, title);
+    snprintf(c->note, sizeof c->note,
+             "Grey: A; blue: B, with the paired confidence interval of B - A drawn around B "
+             "(where it does not reach A, the change is significant); above B: the change.");
+    int id = pl->nblocks++;
+    fprintf(pl->gp, "$d%d << EOD\n", id);
+    int i = 0;
+    for (int r = 0; r < sim_table_nrows(t); r++) {
+        const char *s = cell_str(t, r, "scope"), *m = cell_str(t, r, "metric");
+        const char *name = cell_str(t, r, "name");
+        double a = cell_num(t, r, "a"), b = cell_num(t, r, "b"), h = cell_num(t, r, "diff_ci");
+        double pct = cell_num(t, r, "change_pct");
+        if (!s || !m || !name || strcmp(s, scope) || strcmp(m, metric) || isnan(a))
+            continue;
+        const char *sig = cell_str(t, r, "significant");
+        fprintf(pl->gp, "%d \"", i++);
+        for (const char *q = name; *q; q++)
+            fputc(*q == '"' || *q == '\n' ? '\'' : *q, pl->gp);
+        char label[32] = "";
+        if (!isnan(pct))
+            snprintf(label, sizeof label, "%+.1f%%%s", pct, sig && !strcmp(sig, "no") ? " (ns)" : "");
+        fprintf(pl->gp, "\" %.10g %.10g %.10g \"%s\"\n", a * scale, b * scale,
+                isnan(h) ? 0 : h * scale, label);
+    }
+    fputs("EOD\n", pl->gp);
+    if (n > 5)
+        fputs("set xtics rotate by 30 right\n", pl->gp);
+    fputs("set ylabel ", pl->gp);
+    gq(pl->gp, ylabel);
+    fprintf(pl->gp,
+            "\nset yrange [0:*]\nset xrange [-0.6:%d.6]\nset boxwidth 0.36\n"
+            "set style fill solid 0.85 noborder\nset grid noxtics\nset xtics scale 0\n"
+            "set key inside top right horizontal\nset offsets 0, 0, graph 0.14, 0\n%s"
+            "plot $d%d using 1:(NaN):xtic(2) notitle, \\\n"
+            "  $d%d using ($1-0.19):3 with boxes lc rgb '#9aa0a6' title 'A', \\\n"
+            "  $d%d using ($1+0.19):4 with boxes lc rgb '#4e79a7' title 'B', \\\n"
+            "  $d%d using ($1+0.19):4:5 with yerrorbars lc rgb '#202124' pt 0 lw 1.2 "
+            "notitle, \\\n"
+            "  $d%d using ($1+0.19):($4+$5):6 with labels offset 0,0.7 font ',10' "
+            "textcolor rgb '#3c4043' notitle\n",
+            n - 1, extra ? extra : "", id, id, id, id, id);
+    chart_end(pl);
+}
+
+/* ---- which charts a table gets ---- */
+
+static int has_cols(const sim_table *t, const char *a, const char *b)
+{
+    return sim_table_find_col(t, a) >= 0 && (!b || sim_table_find_col(t, b) >= 0);
 }
 
 /* All charts that the table's data supports, on x axis ax (ax->col < 0:
  * only the charts that bring their own axis). */
 static void charts_for(plan *pl, const sim_table *t, const xaxis *ax)
 {
+    if (has_cols(t, "decision", "target_throughput")) {
+        chart_plan(pl, t);
+        return;
+    }
+    if (has_cols(t, "diff_ci", "metric") && has_cols(t, "a", "b")) {
+        chart_diff(pl, t, "phase", "throughput", 1, "Throughput A vs B by phase", "requests/s",
+                   NULL);
+        chart_diff(pl, t, "component", "utilisation", 100, "Utilisation A vs B by component",
+                   "busy (% of capacity)",
+                   "set arrow 1 from graph 0, first 100 to graph 1, first 100 nohead "
+                   "lc rgb '#d93025' dt 2 lw 1\nset yrange [0:105<*]\n");
+        return;
+    }
     if (ax->col >= 0) {
         chart_throughput(pl, t, ax);
         chart_utilisation(pl, t, ax);
+        chart_cores(pl, t, ax);
+        chart_kinds(pl, t, ax);
         chart_batch(pl, t, ax);
     }
     chart_error(pl, t);
     if (ax->col >= 0) {
-        chart_latency(pl, t, ax); /* wide: last */
+        char what[64];
+        snprintf(what, sizeof what, "Latency percentiles");
+        chart_latency(pl, t, ax, "phase", what); /* wide: last */
         return;
     }
     chart_bars(pl, t, "phase", "throughput", "throughput_ci", 1, "Throughput by phase",
-               "requests/s", "Simulated mean; bars show the confidence interval.");
-    chart_bars(pl, t, "component", "utilisation", NULL, pct_scale(t), "Utilisation by component",
-               "utilisation (%)", "Share of time each component is busy.");
+               "requests/s", "Simulated mean; bars show the confidence interval.", NULL);
+    chart_bars(pl, t, "component", "utilisation", NULL, 100, "Utilisation by component",
+               "busy (% of capacity)", old_units(t) ? util_note_old : util_note,
+               "set arrow 1 from graph 0, first 100 to graph 1, first 100 nohead "
+               "lc rgb '#d93025' dt 2 lw 1\nset yrange [0:105<*]\n");
+    chart_bars(pl, t, "component", "cores", NULL, 1, "CPU cores by component", "cores",
+               "CPU cores each process uses on the host; host_cpu is their sum.", NULL);
+    chart_bars(pl, t, "kind", "mean", "mean_ci", 1e3, "Operation timings", "ms",
+               "Mean time of each operation (as TigerFans measures it); bars: confidence "
+               "interval.",
+               NULL);
+}
+
+/* Charts of an imported measurement set: TigerBench throughput per
+ * architecture (bars: sd over the repetitions), probe latencies. */
+static void charts_meas(plan *pl, const sim_table *t)
+{
+    int cc = sim_table_find_col(t, "concurrency");
+    if (cc < 0)
+        return;
+    xaxis ax;
+    xaxis_init(&ax, t, cc, "concurrency");
+    if (has_cols(t, "architecture", "throughput")) {
+        /* one chart per architecture with phase rows */
+        for (int r = 0; r < sim_table_nrows(t); r++) {
+            const char *arch = cell_str(t, r, "architecture"), *sc = cell_str(t, r, "scope");
+            if (!arch || !sc || strcmp(sc, "phase") || isnan(cell_num(t, r, "throughput")))
+                continue;
+            int seen = 0;
+            for (int k = 0; k < r && !seen; k++) {
+                const char *a2 = cell_str(t, k, "architecture"), *s2 = cell_str(t, k, "scope");
+                seen = a2 && s2 && !strcmp(a2, arch) && !strcmp(s2, "phase") &&
+                       !isnan(cell_num(t, k, "throughput"));
+            }
+            if (seen)
+                continue;
+            sim_table *sub = sim_table_new(NULL);
+            for (int c = 0; c < sim_table_ncols(t); c++)
+                sim_table_col(sub, sim_table_col_name(t, c), NULL);
+            for (int k = 0; k < sim_table_nrows(t); k++) {
+                const char *a2 = cell_str(t, k, "architecture");
+                if (!a2 || strcmp(a2, arch))
+                    continue;
+                sim_table_row(sub);
+                for (int c = 0; c < sim_table_ncols(t); c++) {
+                    double v;
+                    const char *s = NULL;
+                    int kind = sim_table_cell(t, k, c, &v, &s);
+                    if (kind == 1)
+                        sim_table_num(sub, c, v);
+                    else if (kind == 2)
+                        sim_table_str(sub, c, s);
+                }
+            }
+            line_spec ls = {.scope = "phase", .col = "throughput", .errcol = "throughput_sd",
+                            .scale = 1, .ylabel = "requests/s", .yrange = "[0:*]",
+                            .note = "Measured throughput per phase, mean over the repetitions; "
+                                    "bars: their standard deviation."};
+            char title[160];
+            snprintf(title, sizeof title, "Measured throughput vs concurrency (%s)", arch);
+            xaxis sx;
+            xaxis_init(&sx, sub, sim_table_find_col(sub, "concurrency"), "concurrency");
+            chart_lines(pl, sub, &sx, &ls, title);
+            xaxis_fini(&sx);
+            sim_table_free(sub);
+        }
+    }
+    if (has_cols(t, "p50", "p99"))
+        chart_latency(pl, t, &ax, "operation", "Measured latency");
+    xaxis_fini(&ax);
 }
 
 /* ---- running gnuplot ---- */
@@ -863,10 +1277,13 @@ typedef struct section {
     int64_t id;
     sim_table *info;  /* manifest (field, value); NULL for measurements */
     sim_table *data;  /* result table */
+    sim_table *chart_data;  /* data with what the charts add (owned), or NULL: data */
     char label[256];  /* sweeps: varied key; measurements: source */
     char created[64];
     long points, stored;
     size_t chart0, nchart;
+    char bottleneck[1200];  /* what limits the result, for people ("" if unknown) */
+    char overlay[300];      /* which measurements the charts show ("" if none) */
 } section;
 
 static const char css[] =
@@ -933,6 +1350,8 @@ static const char css[] =
     "pre{background:#f8f9fa;border:1px solid var(--line);border-radius:10px;padding:10px 14px;"
     "overflow:auto;font-size:12.5px;max-height:380px}\n"
     "p.more,p.empty{color:var(--muted);font-size:13px}\n"
+    "p.limit{background:#fef7e0;border-left:4px solid #f9ab00;border-radius:8px;"
+    "padding:8px 12px;margin:4px 0 12px}\n"
     "footer{color:var(--muted);font-size:13px;text-align:center;padding:0 0 30px}\n";
 
 static void write_table(FILE *out, const sim_table *t, const char *more_hint)
@@ -1102,6 +1521,17 @@ static void write_section(FILE *out, const plan *pl, const section *sec, const x
     fputs("</dl>\n", out);
     if (sec->kind == SEC_SWEEP)
         write_peaks(out, sec->data, ax);
+    if (sec->bottleneck[0]) {
+        fprintf(out, "<p class=\"limit\"><b>%s</b> ",
+                sec->kind == SEC_SWEEP ? "Bottleneck per point" : "Bottleneck");
+        html(out, sec->bottleneck);
+        fputs("</p>\n", out);
+    }
+    if (sec->overlay[0]) {
+        fputs("<p class=\"subtitle\">", out);
+        html(out, sec->overlay);
+        fputs("</p>\n", out);
+    }
     write_charts(out, pl, sec);
     char hint[96];
     snprintf(hint, sizeof hint, "tfsim export DB --%s %" PRId64,
@@ -1176,6 +1606,286 @@ static int varies(const sim_table *t, int c)
     return 0;
 }
 
+/* ---- what the charts add to a stored table ---- */
+
+typedef void (*extra_fn)(const sim_table *t, int r, double *out, void *ctx);
+
+/* A copy of t (owned by the caller) with n numeric columns names[] set per
+ * row by fn (NaN: empty); a name t already has is overwritten. */
+static sim_table *copy_with(const sim_table *t, const char *const *names, int n, extra_fn fn,
+                            void *ctx)
+{
+    sim_table *o = sim_table_new(NULL);
+    assert(o && n <= 8);
+    for (int c = 0; c < sim_table_ncols(t); c++)
+        sim_table_col(o, sim_table_col_name(t, c), NULL);
+    int idx[8];
+    for (int k = 0; k < n; k++)
+        idx[k] = sim_table_col(o, names[k], NULL);
+    for (int r = 0; r < sim_table_nrows(t); r++) {
+        sim_table_row(o);
+        for (int c = 0; c < sim_table_ncols(t); c++) {
+            double v;
+            const char *str = NULL;
+            int kind = sim_table_cell(t, r, c, &v, &str);
+            if (kind == 1)
+                sim_table_num(o, c, v);
+            else if (kind == 2)
+                sim_table_str(o, c, str);
+        }
+        double v[8];
+        for (int k = 0; k < n; k++)
+            v[k] = NAN;
+        fn(t, r, v, ctx);
+        for (int k = 0; k < n; k++)
+            sim_table_num(o, idx[k], v[k]);
+    }
+    return o;
+}
+
+/* The rows of t whose column col holds the number v (a new table). */
+static sim_table *rows_where(const sim_table *t, int col, double v)
+{
+    sim_table *o = sim_table_new(NULL);
+    assert(o);
+    for (int c = 0; c < sim_table_ncols(t); c++)
+        sim_table_col(o, sim_table_col_name(t, c), NULL);
+    for (int r = 0; r < sim_table_nrows(t); r++) {
+        if (cell_num_at(t, r, col) != v)
+            continue;
+        sim_table_row(o);
+        for (int c = 0; c < sim_table_ncols(t); c++) {
+            double x;
+            const char *str = NULL;
+            int kind = sim_table_cell(t, r, c, &x, &str);
+            if (kind == 1)
+                sim_table_num(o, c, x);
+            else if (kind == 2)
+                sim_table_str(o, c, str);
+        }
+    }
+    return o;
+}
+
+/* The TigerFans architecture ("pg_pg", ...) a stored config describes, or
+ * "" when it is another model.  The config text holds the files in load
+ * order, the includer before what it includes, so a key takes the value of
+ * the first file that sets it; overrides win over the files. */
+static void arch_of(const sim_table *info, char *buf, size_t len)
+{
+    char acc[32] = "", pay[32] = "", type[32] = "";
+    int file = 0, fa = -1, fp = -1, ft = -1;
+    const char *p = field(info, "config"), *sect = "";
+    char cur[64] = "";
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        char line[256];
+        snprintf(line, sizeof line, "%.*s", (int)(n < 255 ? n : 255), p);
+        p += n + (e ? 1 : 0);
+        if (!strncmp(line, "# file:", 7)) {
+            file++;
+            cur[0] = '\0';
+            continue;
+        }
+        char *q = line;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (*q == '[') {
+            snprintf(cur, sizeof cur, "%s", q + 1);
+            char *z = strchr(cur, ']');
+            if (z)
+                *z = '\0';
+            continue;
+        }
+        sect = cur;
+        char key[32], val[32];
+        if (sscanf(q, "%31[a-z_] = %31[A-Za-z_]", key, val) != 2)
+            continue;
+        if (!strcmp(sect, "architecture") && !strcmp(key, "accounting") && (fa < 0 || fa == file))
+            snprintf(acc, sizeof acc, "%s", val), fa = file;
+        if (!strcmp(sect, "architecture") && !strcmp(key, "payments") && (fp < 0 || fp == file))
+            snprintf(pay, sizeof pay, "%s", val), fp = file;
+        if (!strcmp(sect, "model") && !strcmp(key, "type") && (ft < 0 || ft == file))
+            snprintf(type, sizeof type, "%s", val), ft = file;
+    }
+    const char *ov = field(info, "overrides");
+    const char *x;
+    if ((x = strstr(ov, "architecture.accounting=")) != NULL)
+        sscanf(x + 24, "%31[A-Za-z_]", acc);
+    if ((x = strstr(ov, "architecture.payments=")) != NULL)
+        sscanf(x + 22, "%31[A-Za-z_]", pay);
+    if ((x = strstr(ov, "model.type=")) != NULL)
+        sscanf(x + 11, "%31[A-Za-z_]", type);
+    if (*type && strcmp(type, "tigerfans")) {
+        snprintf(buf, len, "%s", "");
+        return;
+    }
+    snprintf(buf, len, "%s_%s", *acc ? acc : "tb", *pay ? pay : "redis"); /* the defaults */
+}
+
+typedef struct overlay_ctx {
+    const sim_table *m;  /* measurement set */
+    const char *arch;
+    const xaxis *ax;
+    int hits;
+} overlay_ctx;
+
+/* measured, measured_lo, measured_hi of a sweep's phase row: the
+ * measurement set's row of the same architecture, phase and concurrency. */
+static void overlay_row(const sim_table *t, int r, double *out, void *ctx)
+{
+    overlay_ctx *o = ctx;
+    const char *name = row_group(t, r, "phase");
+    double x = x_of(o->ax, t, r);
+    if (!name || isnan(x))
+        return;
+    for (int k = 0; k < sim_table_nrows(o->m); k++) {
+        const char *a = cell_str(o->m, k, "architecture"), *sc = cell_str(o->m, k, "scope");
+        const char *n = cell_str(o->m, k, "name");
+        if (!a || !sc || !n || strcmp(a, o->arch) || strcmp(sc, "phase") || strcmp(n, name) ||
+            cell_num(o->m, k, "concurrency") != x)
+            continue;
+        out[0] = cell_num(o->m, k, "throughput");
+        out[1] = cell_num(o->m, k, "throughput_min");
+        out[2] = cell_num(o->m, k, "throughput_max");
+        o->hits += !isnan(out[0]);
+        return;
+    }
+}
+
+/* measured and measured_held of a calibration's row: the measured value
+ * goes to measured_held when the point was held out of the fit. */
+static void held_row(const sim_table *t, int r, double *out, void *ctx)
+{
+    (void)ctx;
+    const char *f = cell_str(t, r, "fitted");
+    double m = cell_num(t, r, "measured");
+    out[f && !strcmp(f, "no") ? 1 : 0] = m;
+}
+
+/* Sweep over client.concurrency of a TigerFans architecture: the chart
+ * data with the newest imported TigerBench set of that architecture. */
+static void overlay_measured(section *sec, const xaxis *ax, sim_table *const *sets,
+                             const int64_t *set_ids, char *const *sources, size_t nsets)
+{
+    if (strcmp(sec->label, "client.concurrency") || !sec->info)
+        return;
+    char arch[80];
+    arch_of(sec->info, arch, sizeof arch);
+    if (!*arch)
+        return;
+    for (size_t i = 0; i < nsets; i++) { /* newest first */
+        overlay_ctx o = {sets[i], arch, ax, 0};
+        static const char *const names[] = {"measured", "measured_lo", "measured_hi"};
+        sim_table *c = copy_with(sec->data, names, 3, overlay_row, &o);
+        if (o.hits == 0) {
+            sim_table_free(c);
+            continue;
+        }
+        sec->chart_data = c;
+        snprintf(sec->overlay, sizeof sec->overlay,
+                 "Measured points: %s from measurement set #%" PRId64 " (%s), at %d of the "
+                 "sweep's phase points.",
+                 arch, set_ids[i], sources[i], o.hits);
+        return;
+    }
+}
+
+/* What limits each point of a sweep, consecutive points with the same
+ * bottleneck merged: "1 to 10: host_cpu 36-94%; 50: client_loop 92% (the
+ * load generator)". */
+static void sweep_bottlenecks(section *sec, const xaxis *ax)
+{
+    int cp = sim_table_find_col(sec->data, "point");
+    if (cp < 0 || ax->col < 0)
+        return;
+    char *out = sec->bottleneck;
+    size_t len = sizeof sec->bottleneck, k = 0;
+    char name[REP_BN_NAME] = "", first[64] = "", last[64] = "";
+    double lo = 0, hi = 0;
+    int lg = 0, any = 0;
+    for (long p = 0; p <= sec->points; p++) {
+        rep_bottleneck b;
+        int have = 0;
+        char xs[64] = "";
+        if (p < sec->points) {
+            sim_table *sub = rows_where(sec->data, cp, (double)p);
+            if (sim_table_nrows(sub) > 0) {
+                have = rep_bottleneck_find(sub, &b);
+                int cx = sim_table_find_col(sub, sec->label);
+                double v;
+                const char *str = NULL;
+                int kind = sim_table_cell(sub, 0, cx, &v, &str);
+                if (kind == 1)
+                    fmt_num(v, xs, sizeof xs);
+                else if (kind == 2)
+                    snprintf(xs, sizeof xs, "%s", str);
+            }
+            sim_table_free(sub);
+        }
+        if (have && *name && !strcmp(b.name, name)) {
+            snprintf(last, sizeof last, "%s", xs);
+            lg |= b.load_generator && b.saturated;
+            lo = b.util < lo ? b.util : lo;
+            hi = b.util > hi ? b.util : hi;
+            continue;
+        }
+        if (*name && k < len) { /* close the run */
+            char range[160], pct[64];
+            if (strcmp(first, last))
+                snprintf(range, sizeof range, "%s to %s", first, last);
+            else
+                snprintf(range, sizeof range, "%s", first);
+            if (fabs(hi - lo) < 0.005)
+                snprintf(pct, sizeof pct, "%.0f%%", 100 * hi);
+            else
+                snprintf(pct, sizeof pct, "%.0f-%.0f%%", 100 * lo, 100 * hi);
+            k += (size_t)snprintf(out + k, len - k, "%s%s: %s %s%s", any ? "; " : "", range,
+                                  name, pct, lg ? " (the load generator)" : "");
+            any = 1;
+        }
+        name[0] = '\0';
+        if (!have)
+            continue;
+        snprintf(name, sizeof name, "%s", b.name);
+        snprintf(first, sizeof first, "%s", xs);
+        snprintf(last, sizeof last, "%s", xs);
+        lo = hi = b.util;
+        lg = b.load_generator && b.saturated;
+    }
+}
+
+/* A comparison's bottlenecks, from its a and b utilisation columns. */
+static void diff_bottlenecks(section *sec)
+{
+    const sim_table *t = sec->data;
+    if (!has_cols(t, "a", "b") || !has_cols(t, "metric", "name"))
+        return;
+    size_t k = 0;
+    for (int side = 0; side < 2; side++) {
+        sim_table *u = sim_table_new(NULL);
+        int cn = sim_table_col(u, "name", NULL), cu = sim_table_col(u, "utilisation", NULL);
+        for (int r = 0; r < sim_table_nrows(t); r++) {
+            const char *m = cell_str(t, r, "metric"), *n = cell_str(t, r, "name");
+            if (!m || !n || strcmp(m, "utilisation"))
+                continue;
+            sim_table_row(u);
+            sim_table_str(u, cn, n);
+            sim_table_num(u, cu, cell_num(t, r, side ? "b" : "a"));
+        }
+        rep_bottleneck b;
+        char line[600];
+        if (rep_bottleneck_find(u, &b) && k < sizeof sec->bottleneck)
+            k += (size_t)snprintf(sec->bottleneck + k, sizeof sec->bottleneck - k, "%s%s: %s",
+                                  side ? " " : "", side ? "B" : "A",
+                                  rep_bottleneck_sentence(&b, line, sizeof line));
+        sim_table_free(u);
+        if (k && k < sizeof sec->bottleneck)
+            k += (size_t)snprintf(sec->bottleneck + k, sizeof sec->bottleneck - k, ".");
+    }
+}
+
 static int gather(report *rp, sim_err *err)
 {
     sim_table *sw = rep_store_list_sweeps(rp->s, err);
@@ -1186,6 +1896,28 @@ static int gather(report *rp, sim_err *err)
         rp->nsweeps = sim_table_nrows(sw);
         rp->nruns = sim_table_nrows(runs);
         rp->nmeas = sim_table_nrows(ms);
+    }
+    /* the measurement sets first (newest first): sweeps draw them */
+    size_t nsets = 0;
+    sim_table **sets = NULL;
+    int64_t *set_ids = NULL;
+    char **sources = NULL;
+    for (int r = rc ? -1 : sim_table_nrows(ms) - 1;
+         r >= 0 && nsets < REP_REPORT_MAX_ITEMS && rc == SIM_OK; r--) {
+        sets = realloc(sets, (nsets + 1) * sizeof *sets);
+        set_ids = realloc(set_ids, (nsets + 1) * sizeof *set_ids);
+        sources = realloc(sources, (nsets + 1) * sizeof *sources);
+        assert(sets && set_ids && sources);
+        set_ids[nsets] = (int64_t)cell_num(ms, r, "id");
+        const char *src = cell_str(ms, r, "source");
+        sources[nsets] = dupstr(src ? src : "");
+        sets[nsets] = rep_store_load_measurements(rp->s, set_ids[nsets], err);
+        if (!sets[nsets]) {
+            free(sources[nsets]);
+            rc = err ? err->code : SIM_EFAIL;
+            break;
+        }
+        nsets++;
     }
     for (int r = rc ? -1 : sim_table_nrows(sw) - 1, k = 0;
          r >= 0 && k < REP_REPORT_MAX_ITEMS && rc == SIM_OK; r--, k++) {
@@ -1202,8 +1934,10 @@ static int gather(report *rp, sim_err *err)
         }
         xaxis *ax = &rp->ax[rp->nsec - 1];
         xaxis_init(ax, sec->data, sim_table_find_col(sec->data, sec->label), sec->label);
+        overlay_measured(sec, ax, sets, set_ids, sources, nsets);
+        sweep_bottlenecks(sec, ax);
         sec->chart0 = rp->pl.n;
-        charts_for(&rp->pl, sec->data, ax);
+        charts_for(&rp->pl, sec->chart_data ? sec->chart_data : sec->data, ax);
         sec->nchart = rp->pl.n - sec->chart0;
     }
     int k = 0;
@@ -1225,19 +1959,40 @@ static int gather(report *rp, sim_err *err)
         int cc = sim_table_find_col(sec->data, "concurrency");
         if (varies(sec->data, cc))
             xaxis_init(ax, sec->data, cc, "concurrency");
+        if (has_cols(sec->data, "fitted", "measured")) {
+            static const char *const names[] = {"measured", "measured_held"};
+            sec->chart_data = copy_with(sec->data, names, 2, held_row, NULL);
+        }
+        rep_bottleneck b;
+        char line[600];
+        if (has_cols(sec->data, "diff_ci", "metric"))
+            diff_bottlenecks(sec);
+        else if (!has_cols(sec->data, "decision", NULL) && rep_bottleneck_find(sec->data, &b))
+            snprintf(sec->bottleneck, sizeof sec->bottleneck, "%s",
+                     rep_bottleneck_sentence(&b, line, sizeof line));
         sec->chart0 = rp->pl.n;
-        charts_for(&rp->pl, sec->data, ax);
+        charts_for(&rp->pl, sec->chart_data ? sec->chart_data : sec->data, ax);
         sec->nchart = rp->pl.n - sec->chart0;
     }
-    for (int r = rc ? -1 : sim_table_nrows(ms) - 1, j = 0;
-         r >= 0 && j < REP_REPORT_MAX_ITEMS && rc == SIM_OK; r--, j++) {
-        section *sec = add_section(rp, SEC_MEAS, (int64_t)cell_num(ms, r, "id"));
-        copy_cell(ms, r, "source", sec->label, sizeof sec->label);
-        copy_time(ms, r, sec->created, sizeof sec->created);
-        sec->data = rep_store_load_measurements(rp->s, sec->id, err);
-        if (!sec->data)
-            rc = err ? err->code : SIM_EFAIL;
+    for (size_t j = 0; j < nsets && rc == SIM_OK; j++) {
+        section *sec = add_section(rp, SEC_MEAS, set_ids[j]);
+        snprintf(sec->label, sizeof sec->label, "%s", sources[j]);
+        for (int r = 0; r < sim_table_nrows(ms); r++)
+            if ((int64_t)cell_num(ms, r, "id") == set_ids[j])
+                copy_time(ms, r, sec->created, sizeof sec->created);
+        sec->data = sets[j];
+        sets[j] = NULL;
+        sec->chart0 = rp->pl.n;
+        charts_meas(&rp->pl, sec->data);
+        sec->nchart = rp->pl.n - sec->chart0;
     }
+    for (size_t j = 0; j < nsets; j++) {
+        sim_table_free(sets[j]);
+        free(sources[j]);
+    }
+    free(sets);
+    free(set_ids);
+    free(sources);
     sim_table_free(sw);
     sim_table_free(runs);
     sim_table_free(ms);
@@ -1310,6 +2065,7 @@ static void report_free(report *rp)
     for (size_t i = 0; i < rp->nsec; i++) {
         sim_table_free(rp->sec[i].info);
         sim_table_free(rp->sec[i].data);
+        sim_table_free(rp->sec[i].chart_data);
         xaxis_fini(&rp->ax[i]);
     }
     free(rp->sec);
@@ -1366,6 +2122,10 @@ int rep_report_write(rep_store *s, const rep_report_opts *o, FILE *out, sim_err 
     rp.pl.gp = open_memstream(&rp.pl.gp_text, &rp.pl.gp_len);
     assert(rp.pl.gp);
     int rc = gather(&rp, err);
+    if (rc == SIM_OK && o && o->script) {
+        fflush(rp.pl.gp);
+        fwrite(rp.pl.gp_text, 1, rp.pl.gp_len, o->script);
+    }
     if (rc == SIM_OK && rp.pl.n > 0)
         rc = draw_charts(&rp, o && o->gnuplot ? o->gnuplot : "gnuplot", dir, err);
     else

@@ -45,6 +45,8 @@ typedef struct rep_report_opts {
     const char *title;    /* page title; NULL: "tfsim results" */
     const char *source;   /* shown under the title (e.g. the database path); may be NULL */
     const char *gnuplot;  /* program to run; NULL: "gnuplot" on PATH */
+    FILE *script;         /* if not NULL, the gnuplot script is also written here
+                           * (borrowed; tests read the charts' data from it) */
 } rep_report_opts;
 
 /* Write the report for store s to out (both borrowed).  o may be NULL.

@@ -39,7 +39,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
     expect 0 "report from a store" -- "$TFSIM" report "$tmp/fix.db" -o "$tmp/report.html"
     expect_err "wrote $tmp/report.html" "report says where it wrote"
     n=$(grep -o '<svg' "$tmp/report.html" | wc -l)
-    if [ "$n" -eq 9 ]; then ok; else bad "report has $n SVG charts, expected 9"; fi
+    if [ "$n" -eq 20 ]; then ok; else bad "report has $n SVG charts, expected 20"; fi
     if grep -q -e 'https\?://' -e '<script' "$tmp/report.html"; then bad "report loads from outside"; else ok; fi
     expect 0 "report to stdout" -- "$TFSIM" report "$tmp/fix.db" -o - --title "Capacity plan"
     expect_out "<title>Capacity plan</title>" "report --title"
@@ -54,13 +54,13 @@ if command -v sqlite3 >/dev/null 2>&1; then
     expect 0 "export sweep csv" -- "$TFSIM" export "$tmp/fix.db" --sweep 1 --format csv
     expect_out "^point,client.concurrency,run,scope,name,throughput," "export sweep csv header"
     n=$(wc -l <"$tmp/out")
-    if [ "$n" -eq 81 ]; then ok; else bad "export sweep csv: $n lines, expected 81"; fi
+    if [ "$n" -eq 105 ]; then ok; else bad "export sweep csv: $n lines, expected 105"; fi
     expect 0 "export run json" -- "$TFSIM" export "$tmp/fix.db" --run 12 --format json
     expect_out '"error_pct": ' "export run json"
     expect 0 "export sweeps" -- "$TFSIM" export "$tmp/fix.db" --list sweeps --format csv
     expect_out '^2,.*,architecture,"pg_pg,pg_redis,tb_redis",3,3,' "export sweeps csv"
     expect 0 "export measurements" -- "$TFSIM" export "$tmp/fix.db" --measurements 1 --format csv
-    expect_out "^pg_pg,checkout,1," "export measurements csv"
+    expect_out "^tb_redis,phase,checkout,1,3," "export measurements csv"
     expect 2 "export missing run" -- "$TFSIM" export "$tmp/fix.db" --run 999
     expect_err "no run with id 999" "export missing run: message"
     if grep -q hunter2 "$tmp/fix.db" "$tmp/report.html"; then bad "a password was stored or shown"; else ok; fi

@@ -32,7 +32,7 @@ render_report() {
     size=$(wc -c <"$rdir/report.png" 2>/dev/null || echo 0)
     if [ "$size" -gt 100000 ]; then ok; else bad "render: screenshot only $size bytes"; fi
     n=$(grep -o '<svg' "$rdir/dom.html" | wc -l)
-    if [ "$n" -eq 9 ]; then ok; else bad "render: parsed page has $n SVG charts, expected 9"; fi
+    if [ "$n" -eq 20 ]; then ok; else bad "render: parsed page has $n SVG charts, expected 20"; fi
     if grep -q -e ':CONSOLE' -e 'Failed to load resource' -e 'Uncaught' "$rdir/console.log"; then
         bad "render: console errors"; grep -e CONSOLE -e Failed -e Uncaught "$rdir/console.log" | head -5
     else

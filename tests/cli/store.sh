@@ -118,17 +118,18 @@ expect 1 "resume a sweep with a failing point" -- "$TFSIM" "$@" --db "$sdir/fail
 expect_err "1 of 2 points stored" "failing point: not stored, run again"
 
 # the report shows what run and sweep store: a TigerFans sweep over the
-# concurrency gets its four charts, a standalone run its two bar charts
+# concurrency gets its six charts, a standalone run its four bar charts
 expect 0 "sweep --db for the report" -- "$TFSIM" sweep configs/tigerfans/tb_redis.ini --vary client.concurrency=1,10,50 --reps 2 --db "$sdir/rep.db"
 expect 0 "run --db for the report" -- "$TFSIM" run configs/tigerfans/pg_pg.ini --reps 2 --db "$sdir/rep.db"
 expect 0 "report of stored runs and sweeps" -- "$TFSIM" report "$sdir/rep.db" -o "$sdir/rep.html"
 for title in "Throughput vs client.concurrency" "Utilisation by component vs client.concurrency" \
     "TigerBeetle batch size vs client.concurrency" "Latency percentiles vs client.concurrency" \
-    "Throughput by phase" "Utilisation by component<"; do
+    "CPU cores by component vs client.concurrency" "Operation timings vs client.concurrency" \
+    "Throughput by phase" "Utilisation by component<" "CPU cores by component<" "Operation timings<"; do
     if grep -q "$title" "$sdir/rep.html"; then ok; else bad "report of stored results lacks the chart '$title'"; fi
 done
 n=$(grep -o '<svg' "$sdir/rep.html" | wc -l)
-if [ "$n" -eq 6 ]; then ok; else bad "report of stored results: $n SVG charts, expected 6"; fi
+if [ "$n" -eq 10 ]; then ok; else bad "report of stored results: $n SVG charts, expected 10"; fi
 
 # plan --db stores its points as a sweep, and resumes the same way; each
 # plan also stores its decisions as one run (command plan)
