@@ -4,7 +4,9 @@
 # the performance figures.  `make SAN=1` builds everything with sanitizers
 # into build/san.  `make TB_CLIENT_DIR=/path` enables the TigerBeetle probe
 # (needs tb_client.h in $(TB_CLIENT_DIR)/include or $(TB_CLIENT_DIR), and
-# libtb_client in $(TB_CLIENT_DIR)/lib or $(TB_CLIENT_DIR)).
+# libtb_client in $(TB_CLIENT_DIR)/lib or $(TB_CLIENT_DIR)).  `make install
+# PREFIX=DIR` copies bin/tfsim to DIR/bin (default /usr/local; DESTDIR for
+# staging), so that the `tfsim ...` examples of --help run as written.
 
 CC ?= cc
 SAN ?= 0
@@ -44,7 +46,7 @@ else
 TFSIM := bin/tfsim
 endif
 
-.PHONY: all test unit-test san-test cli-test integration-test bench fuzz clean FORCE
+.PHONY: all test unit-test san-test cli-test integration-test bench fuzz clean install FORCE
 all: $(TFSIM)
 
 $(BUILD)/%.o: %.c
@@ -104,6 +106,11 @@ fuzz:
 # Every shipped config under valgrind: no invalid accesses, no leaks.
 valgrind-test: $(TFSIM)
 	TFSIM=$(TFSIM) sh tests/valgrind.sh
+
+PREFIX ?= /usr/local
+install: $(TFSIM)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(TFSIM) $(DESTDIR)$(PREFIX)/bin/tfsim
 
 clean:
 	rm -rf build bin

@@ -35,8 +35,8 @@ const char cmd_calibrate_usage[] =
     "fits nothing: it reports how well the config as given matches the data.\n"
     "\n"
     "examples:\n"
-    "  tfsim calibrate --tigerbench data/calibration.csv --arch pg_pg --out cal.ini\n"
-    "  tfsim calibrate --tigerbench data/calibration.csv --arch pg_pg --points 1,10,50\n";
+    "  tfsim calibrate --tigerbench tests/data/calibration.csv --arch pg_pg --out cal.ini\n"
+    "  tfsim calibrate --tigerbench tests/data/calibration.csv --arch pg_pg --points 1,10,50\n";
 
 static void progress(unsigned iter, double f, void *ctx)
 {

@@ -23,8 +23,8 @@ const char cmd_export_usage[] =
     "\n"
     "examples:\n"
     "  tfsim export results.db --list sweeps\n"
-    "  tfsim export results.db --sweep 3 --format csv > sweep3.csv\n"
-    "  tfsim export results.db --run 12 --format json\n"
+    "  tfsim export results.db --sweep 1 --format csv > sweep1.csv\n"
+    "  tfsim export results.db --run 1 --format json\n"
     "\n"
     "exit status: 0 printed; 1 database unreadable; 2 bad arguments, DB missing,\n"
     "not a tfsim database, or no such run/sweep.\n";

@@ -39,7 +39,7 @@ const char cmd_fit_usage[] =
     "  tfsim probe redis --socket /run/redis/redis.sock --out redis.csv\n"
     "  tfsim fit redis.csv\n"
     "  tfsim fit redis.csv --chosen --config-out redis-fit.ini\n"
-    "  tfsim fit pg.csv --alpha 0.05 --format csv > fits.csv\n";
+    "  tfsim fit redis.csv --alpha 0.05 --format csv > fits.csv\n";
 
 int cmd_fit(int argc, char **argv)
 {

@@ -42,9 +42,9 @@ const char cmd_plan_usage[] =
     "      --target-throughput 1500 --phase reserve --set client.concurrency=50 \\\n"
     "      --set client.cpu=0.2ms\n"
     "  tfsim plan configs/queueing/mmc.ini --vary station.server.servers=3..6 \\\n"
-    "      --target-throughput 2.7 --p99 5 --phase server\n"
-    "  tfsim plan configs/tigerfans/whatif/compiled_server.ini --vary server.workers=1..6 \\\n"
-    "      --target-throughput 1500 --phase reserve --db results.db\n";
+    "      --target-throughput 2.6 --p99 5 --phase server\n"
+    "  tfsim plan configs/tigerfans/pg_pg.ini --vary host.cores=2..6 \\\n"
+    "      --target-throughput 500 --phase reserve --db results.db\n";
 
 /* What is known of one setting. */
 typedef struct setting {

@@ -34,8 +34,9 @@ const char cmd_predict_usage[] =
     "in a results database (`tfsim report` charts its error_pct column).\n"
     "\n"
     "examples:\n"
-    "  tfsim predict --tigerbench data/calibration.csv --baseline pg_pg --target tb_redis\n"
-    "  tfsim predict --tigerbench all.csv --baseline pg_pg --target pg_redis --format csv\n";
+    "  tfsim predict --tigerbench tests/data/calibration.csv --baseline pg_pg --target tb_redis\n"
+    "  tfsim predict --tigerbench tests/data/calibration.csv --baseline pg_pg --target pg_redis \\\n"
+    "      --format csv --db results.db\n";
 
 static const char *const kind_rows[TF_NKINDS] = {
     "accounting.hold", "accounting.commit_order", "paymentsession.save", "paymentsession.get",

@@ -31,7 +31,7 @@ const char cmd_report_usage[] =
     "Charts are drawn by gnuplot (Debian package gnuplot-nox), run once per report.\n"
     "\n"
     "examples:\n"
-    "  tfsim sweep configs/tb_redis.ini --vary client.concurrency=1,10,50,100 --db results.db\n"
+    "  tfsim sweep configs/tigerfans/tb_redis.ini --vary client.concurrency=1,10,50,100 --db results.db\n"
     "  tfsim report results.db -o report.html\n"
     "  tfsim report results.db -o - --title 'TigerFans capacity plan' > plan.html\n"
     "\n"

@@ -1,7 +1,7 @@
 /* tf_prog: the TigerFans endpoints as programs of micro-steps.
  *
  * Role: one place that says what a request of each endpoint does on each
- * architecture (DESIGN.md section 2): CPU on the event loop, kind marks
+ * architecture (docs/DESIGN.md section 2): CPU on the event loop, kind marks
  * (where TigerFans starts and stops its per-operation timers), the DB gate
  * and pool, PostgreSQL round trips (statement kinds), Redis round trips,
  * TigerBeetle batch submissions, and the response.  The simulator

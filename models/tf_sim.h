@@ -1,7 +1,7 @@
 /* tf_sim: one replication of the TigerFans system.
  *
  * Role: simulate the benchmark (or open/closed load) against the server as
- * DESIGN.md section 2 describes it: a load generator with its own Python
+ * docs/DESIGN.md section 2 describes it: a load generator with its own Python
  * event loop; W server workers, each a single-threaded event loop running
  * every CPU step of its requests one at a time; all loops (and, when
  * co-located, PostgreSQL backends) share the host's K cores by processor

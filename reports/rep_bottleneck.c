@@ -135,8 +135,8 @@ const char *rep_bottleneck_sentence(const rep_bottleneck *b, char *buf, size_t l
                  next);
     } else {
         snprintf(buf, len,
-                 "no component is saturated (the busiest: %s at %.0f%%%s): the load's "
-                 "concurrency and its waits limit the throughput, not a capacity",
+                 "no component is saturated (the busiest: %s at %.0f%%%s): the load (its "
+                 "rate, or its concurrency and the waits) sets the throughput, not a capacity",
                  b->name, 100 * b->util, users);
     }
     return buf;

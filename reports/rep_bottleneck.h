@@ -10,8 +10,8 @@
  * measures the load generator, and the messages say so.
  *
  * Words: a component at REP_BN_SATURATED or more is saturated; below it,
- * no component limits the throughput, the load's concurrency and the waits
- * do.  When the bottleneck has a `cores` value at least as large as all the
+ * no component limits the throughput: the load does (an open load's rate,
+ * or a closed load's concurrency and the time it waits).  When the bottleneck has a `cores` value at least as large as all the
  * other rows' cores together (the host's CPU), its message lists the
  * largest CPU users.
  *

@@ -3,7 +3,7 @@
  * PostgreSQL (libpq, non-blocking) and a real Redis (hiredis), all driven
  * by one poll(2) loop.
  *
- * What it sends (the statements of DESIGN.md section 2, as the probes of
+ * What it sends (the statements of docs/DESIGN.md section 2, as the probes of
  * val_probe_pg / val_probe_redis send them): PostgreSQL holds read the
  * capacity row (FOR UPDATE when postgres.row_locks), sum the posted and the
  * unexpired pending holds of the resource and insert a pending hold

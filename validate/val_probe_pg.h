@@ -1,7 +1,7 @@
 /* val_probe_pg: `tfsim probe postgres`: the TigerFans PostgreSQL
  * transactions against a real server, timed one by one (libpq).
  *
- * Operations (DESIGN.md section 2), recorded as postgres.<name>; each is
+ * Operations (docs/DESIGN.md section 2), recorded as postgres.<name>; each is
  * one transaction, one statement per round trip (as the application's
  * ORM sends them), preceded by a `SELECT 1` round trip when pre_ping is on
  * (SQLAlchemy's pool_pre_ping on every checkout):

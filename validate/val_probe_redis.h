@@ -1,7 +1,7 @@
 /* val_probe_redis: `tfsim probe redis`: the TigerFans payment-session
  * operations against a real Redis server, timed one by one (hiredis).
  *
- * Operations (DESIGN.md section 2), recorded as redis.<name>:
+ * Operations (docs/DESIGN.md section 2), recorded as redis.<name>:
  *   paymentsession.save            one pipelined MULTI / HSET (11 fields) /
  *                                  EXPIRE / ZADD / EXEC
  *   paymentsession.get             HGETALL

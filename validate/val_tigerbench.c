@@ -412,7 +412,7 @@ static void row(reader *r)
         }
     }
     if (!is_kind) {
-        /* throughput = successful requests / wall time (DESIGN.md section 3) */
+        /* throughput = successful requests / wall time (docs/DESIGN.md section 3) */
         double e1 = (double)ok / wall, e2 = (double)total / wall;
         double d = fmin(fabs(x - e1), fabs(x - e2));
         if (d > 0.01 * fmax(x, 1e-9)) {

@@ -1,5 +1,5 @@
 /* val_tigerbench: reader and summaries for TigerFans benchmark CSVs (the
- * TigerBench dashboard format, DESIGN.md section 3).
+ * TigerBench dashboard format, docs/DESIGN.md section 3).
  *
  * Role: read one CSV file, check it, and summarise it per architecture
  * (accounting backend, payments backend; named "ACCOUNTING_PAYMENTS", e.g.
@@ -144,7 +144,7 @@ const val_tigerbench_phase *val_tigerbench_phase_get(const val_tigerbench_arch *
 const val_tigerbench_kind *val_tigerbench_kind_get(const val_tigerbench_arch *a,
                                                    const char *kind, long concurrency);
 
-/* TigerFans facts (DESIGN.md section 2), for the analyses built on this
+/* TigerFans facts (docs/DESIGN.md section 2), for the analyses built on this
  * reader.  The kinds one request of a phase awaits, in order (static
  * strings), up to max; returns how many (0 for an unknown phase):
  * checkout: accounting.hold, paymentsession.save; webhook:
