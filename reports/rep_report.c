@@ -1493,6 +1493,14 @@ static void write_section(FILE *out, const plan *pl, const section *sec, const x
         html(out, sec->label);
     } else if (sec->kind == SEC_RUN) {
         fprintf(out, "#%" PRId64, sec->id);
+        /* what made it, when not a plain run: plan, diff, predict, ... */
+        char cmd[32];
+        snprintf(cmd, sizeof cmd, "%s", sec->info ? field(sec->info, "command") : "");
+        cmd[strcspn(cmd, " ")] = '\0';
+        if (*cmd && strcmp(cmd, "run")) {
+            fputs(" &middot; ", out);
+            html(out, cmd);
+        }
     } else {
         fprintf(out, "#%" PRId64 " &middot; ", sec->id);
         html(out, sec->label);
