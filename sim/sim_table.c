@@ -337,24 +337,80 @@ static int same_group(const sim_table *t, int a, int b)
     return 1;
 }
 
+/* Characters (not bytes) of a UTF-8 string: text columns hold "±". */
+static int text_width(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* s right- (or, left, left-) aligned in w characters. */
+static void put_padded(FILE *out, const char *s, int w, int left)
+{
+    int pad = w - text_width(s);
+    if (!left)
+        for (; pad > 0; pad--)
+            fputc(' ', out);
+    fputs(s, out);
+    if (left)
+        for (; pad > 0; pad--)
+            fputc(' ', out);
+}
+
+/* Text output writes an interval one way: a column NAME with a column
+ * NAME_ci (a half-width) shows "mean ± half" and NAME_ci is not shown.
+ * ci[c]: the NAME_ci column of column c, or -1; hide[c]: c is one. */
+static void ci_columns(const sim_table *t, int *ci, int *hide)
+{
+    for (int c = 0; c < t->ncols; c++)
+        ci[c] = -1, hide[c] = 0;
+    for (int c = 0; c < t->ncols; c++) {
+        const char *n = t->cols[c].name;
+        size_t l = strlen(n);
+        if (l <= 3 || strcmp(n + l - 3, "_ci"))
+            continue;
+        for (int b = 0; b < t->ncols; b++)
+            if (strlen(t->cols[b].name) == l - 3 && !strncmp(t->cols[b].name, n, l - 3)) {
+                ci[b] = c;
+                hide[c] = 1;
+            }
+    }
+}
+
+static void fmt_text_cell(const sim_table *t, int r, int c, const int *ci, char *buf, size_t n)
+{
+    const cell *x = &t->rows[r][c];
+    if (ci[c] >= 0 && x->kind == CELL_NUM && t->rows[r][ci[c]].kind == CELL_NUM) {
+        const char *f = t->cols[c].text_fmt ? t->cols[c].text_fmt : "%.4g";
+        sim_table_fmt_ci(buf, n, f, x->v, t->rows[r][ci[c]].v);
+        return;
+    }
+    fmt_cell(t, x, c, buf, n);
+}
+
 static void print_block(const sim_table *t, int r0, int r1, FILE *out)
 {
     int *w = calloc((size_t)t->ncols, sizeof *w);
     int *use = calloc((size_t)t->ncols, sizeof *use);
-    assert(w && use);
+    int *ci = calloc((size_t)t->ncols, sizeof *ci);
+    int *hide = calloc((size_t)t->ncols, sizeof *hide);
+    assert(w && use && ci && hide);
+    ci_columns(t, ci, hide);
     char buf[256];
     for (int c = 0; c < t->ncols; c++) {
-        if (c == t->group_col)
+        if (c == t->group_col || hide[c])
             continue;
         for (int r = r0; r < r1; r++)
             if (t->rows[r][c].kind != CELL_EMPTY)
                 use[c] = 1;
         if (!use[c])
             continue;
-        w[c] = (int)strlen(t->cols[c].name);
+        w[c] = text_width(t->cols[c].name);
         for (int r = r0; r < r1; r++) {
-            fmt_cell(t, &t->rows[r][c], c, buf, sizeof buf);
-            int l = (int)strlen(buf);
+            fmt_text_cell(t, r, c, ci, buf, sizeof buf);
+            int l = text_width(buf);
             if (l > w[c])
                 w[c] = l;
         }
@@ -367,7 +423,8 @@ static void print_block(const sim_table *t, int r0, int r1, FILE *out)
     for (int c = 0; c < t->ncols; c++) {
         if (!use[c])
             continue;
-        fprintf(out, first ? "  %-*s" : "  %*s", w[c], t->cols[c].name);
+        fputs("  ", out);
+        put_padded(out, t->cols[c].name, w[c], first);
         first = 0;
     }
     fputc('\n', out);
@@ -376,14 +433,17 @@ static void print_block(const sim_table *t, int r0, int r1, FILE *out)
         for (int c = 0; c < t->ncols; c++) {
             if (!use[c])
                 continue;
-            fmt_cell(t, &t->rows[r][c], c, buf, sizeof buf);
-            fprintf(out, first ? "  %-*s" : "  %*s", w[c], buf);
+            fmt_text_cell(t, r, c, ci, buf, sizeof buf);
+            fputs("  ", out);
+            put_padded(out, buf, w[c], first);
             first = 0;
         }
         fputc('\n', out);
     }
     free(w);
     free(use);
+    free(ci);
+    free(hide);
 }
 
 static void print_text(const sim_table *t, FILE *out)

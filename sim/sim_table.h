@@ -4,8 +4,10 @@
  * Role: every command builds one table of results (rows x named columns,
  * each cell a number, a string or empty) and prints it in the format asked
  * for.  CSV is one header line then one row per result; JSON is an array of
- * objects; text groups rows by the optional group column into blocks and
- * leaves out columns that are empty throughout a block.
+ * objects; text groups rows by the optional group column into blocks,
+ * leaves out columns that are empty throughout a block, and shows a column
+ * NAME that has a column NAME_ci (a CI half-width) as "mean ± half" (the
+ * NAME_ci column itself is not shown): one interval notation for people.
  *
  * Invariants: columns are fixed once the first row is added; numbers print
  * with a fixed format ("%.10g" in CSV/JSON) so equal values give equal bytes;

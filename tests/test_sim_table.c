@@ -223,6 +223,43 @@ static void test_write_error(void **state)
     sim_table_free(t);
 }
 
+/* Text writes an interval one way: NAME with NAME_ci becomes "mean ±
+ * half" (no sign on the half, none when it is 0 or missing), aligned by
+ * characters; CSV keeps both columns. */
+static void test_text_intervals(void **state)
+{
+    (void)state;
+    sim_table *t = sim_table_new(NULL);
+    int cn = sim_table_col(t, "name", NULL), cx = sim_table_col(t, "throughput", "%.1f");
+    int cxc = sim_table_col(t, "throughput_ci", "%.1f"), cp = sim_table_col(t, "change", "%+.1f");
+    int cpc = sim_table_col(t, "change_ci", "%+.1f");
+    sim_table_row(t);
+    sim_table_str(t, cn, "a");
+    sim_table_num(t, cx, 755.04);
+    sim_table_num(t, cxc, 2.27);
+    sim_table_num(t, cp, -4.72);
+    sim_table_num(t, cpc, 0.31);
+    sim_table_row(t);
+    sim_table_str(t, cn, "b");
+    sim_table_num(t, cx, 12);
+    sim_table_num(t, cxc, 0);
+    sim_table_num(t, cp, 1);
+    expect_render(t, SIM_FMT_TEXT,
+                  "  name   throughput      change\n"
+                  "  a     755.0 ± 2.3  -4.7 ± 0.3\n"
+                  "  b            12.0        +1.0\n");
+    expect_render(t, SIM_FMT_CSV,
+                  "name,throughput,throughput_ci,change,change_ci\n"
+                  "a,755.04,2.27,-4.72,0.31\n"
+                  "b,12,0,1,\n");
+    char buf[64];
+    sim_table_fmt_ci(buf, sizeof buf, "%.2f", NAN, 1);
+    assert_string_equal(buf, "-");
+    sim_table_fmt_ci(buf, sizeof buf, "%.2f", 1.5, INFINITY);
+    assert_string_equal(buf, "1.50");
+    sim_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_text_plain_and_numeric_groups),
         cmocka_unit_test(test_cells_and_growth),
         cmocka_unit_test(test_write_error),
+        cmocka_unit_test(test_text_intervals),
     };
     return cmocka_run_group_tests_name("sim_table", tests, NULL, NULL);
 }
