@@ -316,7 +316,9 @@ static void fmt_cell(const sim_table *t, const cell *x, int col, char *buf, size
     if (x->kind == CELL_STR) {
         snprintf(buf, n, "%s", x->s);
     } else if (x->kind == CELL_NUM && !isnan(x->v)) {
-        const char *f = t->cols[col].text_fmt ? t->cols[col].text_fmt : "%.4g";
+        const char *f = t->cols[col].text_fmt;
+        if (!f) /* no format: whole numbers (counts) in full, others to 4 digits */
+            f = x->v == floor(x->v) && fabs(x->v) < 1e15 ? "%.0f" : "%.4g";
         snprintf(buf, n, f, x->v);
     } else {
         snprintf(buf, n, "-");

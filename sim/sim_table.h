@@ -34,7 +34,8 @@ sim_table *sim_table_new(const char *title);
 void sim_table_free(sim_table *t);
 
 /* Add a column (name copied).  text_fmt is the printf format used for
- * numbers in text output, e.g. "%.2f" (NULL: "%.4g"); it must be a string
+ * numbers in text output, e.g. "%.2f" (NULL: a whole number in full,
+ * "%.0f", so that counts read as counts; any other "%.4g"); it must be a string
  * literal or outlive the table.  Returns the column index.  Adding the same
  * name twice returns the existing index. */
 int sim_table_col(sim_table *t, const char *name, const char *text_fmt);
