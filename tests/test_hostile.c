@@ -436,15 +436,18 @@ static void test_secrets_never_stored(void **state)
 
 /* ---- resource bounds ---- */
 
-/* Load text as a scenario, set it up and run it: the status, err filled. */
-static int run_text(const char *text, sim_err *err)
+/* Load base, then text over it (a second file, which may set base's keys
+ * again), as a scenario, set it up and run it: the status, err filled. */
+static int run_text(const char *base, const char *text, sim_err *err)
 {
     sim_rng_setup();
     sim_cfg *c = sim_cfg_new();
     sim_err_clear(err);
     mdl_scenario sc;
     memset(&sc, 0, sizeof sc);
-    int rc = sim_cfg_load_string(c, text, "limits.ini", err);
+    int rc = sim_cfg_load_string(c, base, "base.ini", err);
+    if (!rc)
+        rc = sim_cfg_load_string(c, text, "limits.ini", err);
     if (!rc)
         rc = mdl_scenario_init(&sc, c, err);
     if (!rc) {
@@ -460,10 +463,10 @@ static int run_text(const char *text, sim_err *err)
     return rc;
 }
 
-static void expect_limit(const char *text, const char *what)
+static void expect_limit(const char *base, const char *text, const char *what)
 {
     sim_err err;
-    int rc = run_text(text, &err);
+    int rc = run_text(base, text, &err);
     if (rc != SIM_EFAIL)
         fail_msg("status %d (%s), expected a limit (%s) for:\n%s", rc, err.msg, what, text);
     if (!strstr(err.msg, what))
@@ -477,17 +480,17 @@ static void expect_limit(const char *text, const char *what)
 static void test_limit_max_events(void **state)
 {
     (void)state;
-    expect_limit(MM1 "[run]\nmax_events = 1000\n", "(limit run.max_events)");
-    expect_limit(TF "[run]\nmax_events = 1000\n", "(limit run.max_events)");
+    expect_limit(MM1, "[run]\nmax_events = 1000\n", "(limit run.max_events)");
+    expect_limit(TF, "[run]\nmax_events = 1000\n", "(limit run.max_events)");
     sim_err err;
-    assert_int_equal(run_text(MM1 "[run]\nmax_events = 100000\n", &err), SIM_OK);
+    assert_int_equal(run_text(MM1, "[run]\nmax_events = 100000\n", &err), SIM_OK);
 }
 
 static void test_limit_max_sim_time(void **state)
 {
     (void)state;
-    expect_limit(MM1 "[run]\nmax_sim_time = 10s\n", "(limit run.max_sim_time)");
-    expect_limit(TF "[run]\nmax_sim_time = 10ms\n", "(limit run.max_sim_time)");
+    expect_limit(MM1, "[run]\nmax_sim_time = 10s\n", "(limit run.max_sim_time)");
+    expect_limit(TF, "[run]\nmax_sim_time = 10ms\n", "(limit run.max_sim_time)");
 }
 
 /* run.max_pending bounds the calendar and what can hold a pending event:
@@ -497,18 +500,18 @@ static void test_limit_max_sim_time(void **state)
 static void test_limit_max_pending(void **state)
 {
     (void)state;
-    expect_limit(TF "[client]\nmode = poisson\nrate = 1e6\ntotal = 5000\n[run]\nmax_pending = 16\n",
+    expect_limit(TF, "[client]\nmode = poisson\nrate = 1e6\ntotal = 5000\n[run]\nmax_pending = 16\n",
                  "(limit run.max_pending)");
-    expect_limit(MM1 "[arrivals]\nrate = 0.99\n[run]\nmax_pending = 16\n",
+    expect_limit(MM1, "[arrivals]\nrate = 0.99\n[run]\nmax_pending = 16\n",
                  "more than 16 customers in the system (limit run.max_pending)");
-    expect_limit(MM1 "[station.s]\nservers = 20\n[run]\nmax_pending = 16\n",
+    expect_limit(MM1, "[station.s]\nservers = 20\n[run]\nmax_pending = 16\n",
                  "servers (20) could hold more pending events than run.max_pending = 16");
-    expect_limit("[model]\ntype = queueing\n[queueing]\nnetwork = closed\n[closed]\n"
+    expect_limit("", "[model]\ntype = queueing\n[queueing]\nnetwork = closed\n[closed]\n"
                  "customers = 10000000\n[station.s]\nservice = exp(mean=1)\n",
                  "servers plus closed.customers (10000001) could hold more pending events than "
                  "run.max_pending = 10000000");
     /* the warm-up pilot says so */
-    expect_limit("[model]\ntype = queueing\n[arrivals]\nrate = 0.99\n[run]\nmax_pending = 16\n"
+    expect_limit("", "[model]\ntype = queueing\n[arrivals]\nrate = 0.99\n[run]\nmax_pending = 16\n"
                  "[station.s]\nservice = exp(mean=1)\n",
                  "queueing.warmup = auto: pilot run: ");
 }
