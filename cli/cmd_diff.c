@@ -134,6 +134,11 @@ int cmd_diff(int argc, char **argv)
         rc = cli_fail(cmd, &err);
         goto out;
     }
+    if (a.type != b.type) {
+        rc = cli_usage_error(cmd, "%s is a %s scenario and %s a %s one: diff pairs two "
+                             "scenarios of one model", pa, a.type->name, pb, b.type->name);
+        goto out;
+    }
     if (o.jobs)
         a.plan.jobs = o.jobs;
     /* common random numbers: B runs with A's seed and replication count */

@@ -336,10 +336,19 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
     const char *secs[MAX_STATIONS + 1];
     size_t ns = sim_cfg_sections(cfg, "station.*", secs, MAX_STATIONS + 1);
     if (ns == 0)
-        return sim_err_set(err, SIM_EINPUT, "no [station.NAME] section: a queueing model needs at "
-                           "least one station");
-    if (ns > MAX_STATIONS)
-        return sim_err_set(err, SIM_EINPUT, "more than %d [station.*] sections", MAX_STATIONS);
+        return sim_err_set(err, SIM_EINPUT, "%s: no [station.NAME] section: a queueing model needs "
+                           "at least one station", sim_cfg_name(cfg));
+    if (ns > MAX_STATIONS) {
+        const sim_cfg_entry *e = NULL;
+        for (size_t i = 0; i < sim_cfg_count(cfg) && !e; i++)
+            if (!strcmp(sim_cfg_at(cfg, i)->section, secs[MAX_STATIONS]))
+                e = sim_cfg_at(cfg, i);
+        assert(e);
+        char at[512];
+        sim_cfg_where(cfg, e->section, e->key, at, sizeof at);
+        return sim_err_set(err, SIM_EINPUT, "%s: [%s]: more than %d [station.*] sections", at,
+                           secs[MAX_STATIONS], MAX_STATIONS);
+    }
     for (size_t i = 0; i < ns; i++) {
         long c;
         snprintf(m->names[i], sizeof m->names[i], "%s", secs[i] + strlen("station."));
