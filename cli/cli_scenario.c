@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "reports/rep_store.h"
 #include "sim/sim.h"
+#include "sim/sim_afile.h"
 
 static int need(const char *cmd, int argc, char **argv, int i)
 {
@@ -144,9 +145,10 @@ void cli_manifest_init(rep_manifest *m, const char *cmd, const cli_opts *o, cons
 int cli_write_manifest(const char *path, const char *cmd, const sim_cfg *cfg,
                        const mdl_scenario *sc, unsigned reps, sim_err *err)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return sim_err_set(err, SIM_EFAIL, "%s: cannot write the manifest", path);
+    sim_afile af;
+    if (sim_afile_open(&af, path, err))
+        return err->code;
+    FILE *f = af.f;
     fprintf(f, "{\n  \"tool\": \"tfsim %s\",\n  \"command\": ", TFSIM_VERSION);
     json_str(f, cmd);
     fprintf(f, ",\n  \"git_revision\": ");
@@ -162,10 +164,7 @@ int cli_write_manifest(const char *path, const char *cmd, const sim_cfg *cfg,
     fprintf(f, ",\n  \"config_text\": ");
     json_redacted(f, sim_cfg_text(cfg));
     fprintf(f, "\n}\n");
-    int bad = ferror(f);
-    if (fclose(f) || bad)
-        return sim_err_set(err, SIM_EFAIL, "%s: write error", path);
-    return SIM_OK;
+    return sim_afile_commit(&af, err);
 }
 
 static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;

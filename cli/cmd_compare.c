@@ -9,6 +9,7 @@
 #include "reports/rep_store.h"
 #include "cli/cli_live.h"
 #include "models/mdl_sweep.h"
+#include "sim/sim_afile.h"
 #include "sim/sim_rng.h"
 #include "validate/val_compare.h"
 
@@ -226,9 +227,15 @@ int cmd_compare(int argc, char **argv)
             char buf[8192];
             val_compare_overrides(&c.cal, &p, co.live.cpu_scale, co.live.cpu_per_step, c.pts[0].cores,
                                   buf, sizeof buf);
-            FILE *f = fopen(params_out, "w");
-            if (!f || fputs(buf, f) == EOF || fclose(f)) {
-                fprintf(stderr, "tfsim compare: cannot write %s\n", params_out);
+            sim_afile af;
+            sim_err werr;
+            sim_err_clear(&werr);
+            if (sim_afile_open(&af, params_out, &werr) == SIM_OK) {
+                fputs(buf, af.f);
+                sim_afile_commit(&af, &werr);
+            }
+            if (werr.code) {
+                fprintf(stderr, "tfsim compare: %s\n", werr.msg);
                 rc = EXIT_FAIL;
             }
         }

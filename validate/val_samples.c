@@ -97,6 +97,8 @@ int val_samples_add(val_samples_writer *w, const char *op, unsigned concurrency,
 {
     assert(val_samples_op_ok(op));
     assert(isfinite(latency_us) && latency_us >= 0 && isfinite(timestamp));
+    if (latency_us > VAL_SAMPLES_MAX_LATENCY_US)
+        latency_us = VAL_SAMPLES_MAX_LATENCY_US; /* a stuck operation: readable as the bound */
     if (!w->mem) {
         w->mem = open_memstream(&w->mem_buf, &w->mem_len);
         if (!w->mem)
@@ -220,8 +222,10 @@ static int check_row(val_samples_reader *r)
     if (sim_parse_long(r->field[1], &conc, &why) || conc < 1 || conc > (long)VAL_SAMPLES_MAX_CONC)
         return row_error(r, 1, "'%s' is not an integer in [1, 1000000]", r->field[1]);
     double lat, ts;
-    if (sim_parse_double(r->field[2], &lat, &why) || !isfinite(lat) || lat < 0)
-        return row_error(r, 2, "'%s' is not a latency in microseconds (a number >= 0)", r->field[2]);
+    if (sim_parse_double(r->field[2], &lat, &why) || !isfinite(lat) || lat < 0 ||
+        lat > VAL_SAMPLES_MAX_LATENCY_US)
+        return row_error(r, 2, "'%s' is not a latency in microseconds (a number from 0 to 3.6e9, "
+                         "one hour)", r->field[2]);
     if (sim_parse_double(r->field[3], &ts, &why) || !isfinite(ts) || ts < 0)
         return row_error(r, 3, "'%s' is not a time in seconds since the epoch (a number >= 0)",
                          r->field[3]);

@@ -8,7 +8,8 @@
  *                onto a config section and key); written quoted by libcsv
  *   concurrency  operations in flight when it was measured (an integer
  *                >= 1; the TigerBeetle probe puts the batch size here)
- *   latency_us   latency in microseconds (>= 0)
+ *   latency_us   latency in microseconds, 0 to VAL_SAMPLES_MAX_LATENCY_US
+ *                (one hour; the writer records a longer one as the bound)
  *   timestamp    completion time, seconds since the Unix epoch
  *
  * Writer invariants: rows are formatted with libcsv (csv_fwrite) into a
@@ -34,6 +35,7 @@
 #define VAL_SAMPLES_OP_MAX 63
 #define VAL_SAMPLES_MAX_ROW 4096
 #define VAL_SAMPLES_MAX_CONC 1000000u
+#define VAL_SAMPLES_MAX_LATENCY_US 3.6e9
 
 typedef struct val_sample {
     char op[VAL_SAMPLES_OP_MAX + 1];
