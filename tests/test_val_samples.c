@@ -257,6 +257,11 @@ static void test_bad_input(void **state)
     expect_bad(H "a,1,abc,3\n", "bad.csv:2: latency_us: 'abc'");
     expect_bad(H "a,1,nan,3\n", "bad.csv:2: latency_us: 'nan'");
     expect_bad(H "a,1,inf,3\n", "bad.csv:2: latency_us:");
+    /* 1e308 us (a fit of it used to abort: its spec did not parse back) */
+    expect_bad(H "a,1,1e308,3\n", "bad.csv:2: latency_us: '1e308' is not a latency in microseconds "
+                                  "(a number from 0 to 3.6e9, one hour)");
+    expect_bad(H "a,1,3600000001,3\n", "bad.csv:2: latency_us:");
+    expect_bad(H "a,1,0x10,3\n", "bad.csv:2: latency_us: '0x10'");
     expect_bad(H "a,1,2,\n", "bad.csv:2: timestamp: ''");
     expect_bad(H "a,1,2,x\n", "bad.csv:2: timestamp: 'x'");
     expect_bad(H "a,1,2,3\n\"a,1,2,3\n", "unterminated quoted field");
@@ -307,6 +312,44 @@ static void test_op_names(void **state)
     assert_true(val_samples_op_ok(longname));
 }
 
+/* An existing file is not touched before the first rows: a probe whose
+ * servers never answer leaves yesterday's samples as they were (it used
+ * to truncate them to the header at once). */
+static void test_existing_file_kept_until_rows(void **state)
+{
+    (void)state;
+    char p[256];
+    snprintf(p, sizeof p, "%s", path_of("old.csv"));
+    test_write_file(p, VAL_SAMPLES_HEADER "\nold.op,1,5.000,1.000000\n");
+    sim_err err;
+    sim_err_clear(&err);
+    val_samples_writer *w = val_samples_create(p, &err);
+    assert_non_null(w);
+    size_t len;
+    char *txt = slurp(p, &len);
+    assert_string_equal(txt, VAL_SAMPLES_HEADER "\nold.op,1,5.000,1.000000\n");
+    free(txt);
+    assert_int_equal(val_samples_close(w, &err), SIM_OK);
+    txt = slurp(p, &len);
+    assert_string_equal(txt, VAL_SAMPLES_HEADER "\nold.op,1,5.000,1.000000\n");
+    free(txt);
+    /* rows replace it */
+    w = val_samples_create(p, &err);
+    assert_non_null(w);
+    assert_int_equal(val_samples_add(w, "new", 2, 7, 3, &err), SIM_OK);
+    assert_int_equal(val_samples_close(w, &err), SIM_OK);
+    txt = slurp(p, &len);
+    assert_string_equal(txt, VAL_SAMPLES_HEADER "\n\"new\",2,7.000,3.000000\n");
+    free(txt);
+    /* a new file without rows gets the header */
+    snprintf(p, sizeof p, "%s", path_of("new.csv"));
+    w = val_samples_create(p, &err);
+    assert_int_equal(val_samples_close(w, &err), SIM_OK);
+    txt = slurp(p, &len);
+    assert_string_equal(txt, VAL_SAMPLES_HEADER "\n");
+    free(txt);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -318,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_cannot_open),
         cmocka_unit_test(test_op_names),
+        cmocka_unit_test(test_existing_file_kept_until_rows),
     };
     return cmocka_run_group_tests_name("val_samples", tests, setup, teardown);
 }

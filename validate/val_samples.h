@@ -49,9 +49,12 @@ int val_samples_op_ok(const char *name);
 
 typedef struct val_samples_writer val_samples_writer;
 
-/* Create (truncate) path and write the header line.  Returns a writer owned
- * by the caller (close it with val_samples_close), or NULL with SIM_EFAIL
- * in err. */
+/* Open path for writing (created if missing).  An existing file is not
+ * touched until the first batch of rows is written: then it is truncated
+ * and gets the header line; a writer closed without rows leaves it as it
+ * was (a new file gets the header alone).  Returns a writer owned by the
+ * caller (close it with val_samples_close), or NULL with SIM_EFAIL in
+ * err. */
 val_samples_writer *val_samples_create(const char *path, sim_err *err);
 
 /* Append one row (buffered; the batch is written when full).  op must pass
