@@ -99,7 +99,8 @@ static void test_batches_are_whole_lines(void **state)
         assert_int_equal(val_samples_add(w, "op", 1, 1.5, 2.5, &err), SIM_OK);
     text = slurp(p, &len);
     assert_int_equal(count_lines(text), 1 + VAL_SAMPLES_BATCH);
-    assert_true(len > 0 && text[len - 1] == '\n');
+    if (!(len > 0 && text[len - 1] == '\n'))
+        fail_msg("len %zu, tail [%s]", len, len > 60 ? text + len - 60 : text);
     free(text);
     assert_int_equal(val_samples_flush(w, &err), SIM_OK);
     text = slurp(p, &len);
@@ -109,8 +110,8 @@ static void test_batches_are_whole_lines(void **state)
     assert_int_equal(val_samples_close(w, &err), SIM_OK);
 }
 
-/* A writer killed with SIGKILL at an arbitrary moment leaves only complete,
- * valid rows. */
+/* A writer killed with SIGKILL at an arbitrary moment leaves complete,
+ * valid rows, but for a last row that the kernel cut at a page boundary. */
 static void test_killed_writer_leaves_complete_lines(void **state)
 {
     (void)state;
@@ -147,7 +148,17 @@ static void test_killed_writer_leaves_complete_lines(void **state)
 
     size_t len;
     char *text = slurp(path, &len);
-    assert_true(len > 0 && text[len - 1] == '\n');
+    assert_true(len > 0);
+    /* Linux cuts a write(2) at a page boundary when a fatal signal is
+     * pending (generic_perform_write): the last row may then be cut there,
+     * and only there (the reader reports it as a bad row, or reads a row cut
+ * inside its last number). */
+    int cut = text[len - 1] != '\n';
+    if (cut && len % 4096 != 0)
+        fail_msg("cut at %zu bytes, not at a page boundary", len);
+    size_t complete = 0;
+    for (size_t i = 0; i < len; i++)
+        complete += text[i] == '\n';
     free(text);
     sim_err err = {0};
     val_samples_reader *r = val_samples_open(path, &err);
@@ -157,6 +168,18 @@ static void test_killed_writer_leaves_complete_lines(void **state)
     int rc;
     while ((rc = val_samples_next(r, &s, &err)) == 1)
         n++;
+    if (cut) {
+        /* the cut row is an error, or (cut inside its last number) a row */
+        if (rc == -1) {
+            char want[64];
+            snprintf(want, sizeof want, "killed.csv:%zu: ", complete + 1);
+            if (!strstr(err.msg, want))
+                fail_msg("'%s' lacks '%s'", err.msg, want);
+        }
+        assert_int_equal(n, complete - 1 + (rc == 0)); /* every complete row read */
+        val_samples_reader_free(r);
+        return;
+    }
     assert_int_equal(rc, 0);
     assert_true(n > 0);
     assert_int_equal(n % VAL_SAMPLES_BATCH, 0);

@@ -15,8 +15,10 @@
  * Writer invariants: rows are formatted with libcsv (csv_fwrite) into a
  * memory buffer and reach the file only as whole lines, one write(2) per
  * batch of at most VAL_SAMPLES_BATCH rows (and at every flush), so a run
- * killed at any moment leaves a file of complete lines.  Cost: O(1) per
- * row, one system call per batch.
+ * killed at any moment leaves a file of complete lines, but for one case:
+ * Linux stops a write(2) at a page boundary when a fatal signal is pending,
+ * so the last row may be cut at a multiple of 4096 bytes (the reader then
+ * reports that row, or reads it if the cut fell inside its last number).  Cost: O(1) per row, one system call per batch.
  *
  * Reader invariants: streaming, memory bounded by VAL_SAMPLES_MAX_ROW bytes
  * whatever the file size; every field is checked and the first problem is
