@@ -45,6 +45,13 @@ int cli_parse_format(const char *cmd, const char *s, sim_format *out);
 int cli_parse_u64(const char *cmd, const char *flag, const char *s, unsigned long long *out);
 int cli_parse_long(const char *cmd, const char *flag, const char *s, long min, long max, long *out);
 
+/* Flush standard output and check it for write errors (a full disk, a
+ * closed file): on one, print "tfsim CMD: cannot write standard output:
+ * REASON" (once per process) and return 1; else 0.  main() calls it after
+ * every command and turns exit status 0 into 1 when it fails; a command
+ * may call it earlier (before storing results, say). */
+int cli_check_stdout(const char *cmd);
+
 /* Is stderr a terminal (progress bars only then)? */
 int cli_stderr_tty(void);
 

@@ -216,3 +216,14 @@ int cli_store_run(const char *cmd, const char *path, const rep_manifest *m, cons
     fprintf(stderr, "tfsim %s: stored as run %lld in %s\n", cmd, (long long)id, path);
     return EXIT_OK;
 }
+
+int cli_check_db(const char *cmd, const char *path)
+{
+    sim_err err;
+    sim_err_clear(&err);
+    rep_store *db = rep_store_open(path, REP_STORE_WRITE, &err);
+    if (!db)
+        return cli_fail(cmd, &err);
+    rep_store_close(db);
+    return EXIT_OK;
+}

@@ -82,3 +82,19 @@ int cli_parse_long(const char *cmd, const char *flag, const char *s, long min, l
 }
 
 int cli_stderr_tty(void) { return isatty(STDERR_FILENO); }
+
+int cli_check_stdout(const char *cmd)
+{
+    static int reported;
+    errno = 0;
+    int bad = fflush(stdout) != 0;
+    int e = errno;
+    if (!bad && !ferror(stdout))
+        return 0;
+    if (!reported) {
+        reported = 1;
+        fprintf(stderr, "tfsim %s: cannot write standard output: %s\n", cmd,
+                e ? strerror(e) : "write error");
+    }
+    return 1;
+}

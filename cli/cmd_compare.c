@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "reports/rep_store.h"
 #include "cli/cli_live.h"
+#include "cli/cli_scenario.h"
 #include "models/mdl_sweep.h"
 #include "sim/sim_afile.h"
 #include "sim/sim_rng.h"
@@ -206,6 +207,8 @@ int cmd_compare(int argc, char **argv)
         rc = cli_fail(cmd, &err);
         goto out;
     }
+    if (o.db && (rc = cli_check_db(cmd, o.db)))
+        goto out;
     tf_params p;
     if (cli_live_params(&o, cfg, ov, &p, &err)) {
         tf_params_fini(&p);
@@ -247,7 +250,7 @@ int cmd_compare(int argc, char **argv)
                    o.config, p.arch, p.total, co.live.cpu_scale, co.live.cpu_per_step * 1e3,
                    c.pts[0].reps);
         if (sim_table_print(t, o.format, stdout)) {
-            fprintf(stderr, "tfsim compare: write error on standard output\n");
+            cli_check_stdout("compare");
             rc = EXIT_FAIL;
         }
         if (o.db) {

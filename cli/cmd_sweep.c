@@ -86,7 +86,7 @@ int cmd_sweep(int argc, char **argv)
     sim_table *t = sim_table_new(NULL);
     rc = cli_sweep_table(cmd, &sw, longf, t);
     if (sim_table_print(t, o.format, stdout) || fflush(stdout)) {
-        fprintf(stderr, "tfsim sweep: write error on standard output\n");
+        cli_check_stdout("sweep");
         rc = EXIT_FAIL;
     }
     sim_table_free(t);
