@@ -29,8 +29,15 @@ extern const char tfsim_build_rev[];
 extern const char tfsim_build_flags[];
 #define TFSIM_VERSION "0.1.0"
 
-/* Print "tfsim CMD: message" to stderr and return the exit code matching
- * err->code (1 or 2). */
+/* msg with passwords masked (rep_redact: password=..., scheme://u:PASS@,
+ * --password ...) into buf (len bytes, cut if longer); returns buf.  Every
+ * message that may quote a connection string (libpq and hiredis errors
+ * repeat it) is printed through this. */
+#define CLI_REDACT_MAX (SIM_ERR_MSG_MAX + 64)
+const char *cli_redact(const char *msg, char *buf, size_t len);
+
+/* Print "tfsim CMD: message" (passwords masked) to stderr and return the
+ * exit code matching err->code (1 or 2). */
 int cli_fail(const char *cmd, const sim_err *err);
 /* Print a usage error ("tfsim CMD: message; see tfsim CMD --help") and
  * return EXIT_INPUT. */

@@ -210,7 +210,9 @@ int cli_store_run(const char *cmd, const char *path, const rep_manifest *m, cons
     int rc = db ? rep_store_save_run(db, m, t, &id, &err) : err.code;
     rep_store_close(db);
     if (rc) {
-        fprintf(stderr, "tfsim %s: results printed but not stored: %s\n", cmd, err.msg);
+        char rb[CLI_REDACT_MAX];
+        fprintf(stderr, "tfsim %s: results printed but not stored: %s\n", cmd,
+                cli_redact(err.msg, rb, sizeof rb));
         return EXIT_FAIL;
     }
     fprintf(stderr, "tfsim %s: stored as run %lld in %s\n", cmd, (long long)id, path);

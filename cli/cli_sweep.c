@@ -403,8 +403,9 @@ int cli_sweep_table(const char *cmd, const cli_sweep *sw, int longf, sim_table *
     for (size_t i = 0; i < sw->n; i++) {
         const sim_table *pt = sw->tables[i];
         if (!pt) {
+            char rb[CLI_REDACT_MAX];
             fprintf(stderr, "tfsim %s: %s=%s: %s\n", cmd, sw->key, sw->values[i],
-                    sw->errs[i].msg[0] ? sw->errs[i].msg : "not run");
+                    sw->errs[i].msg[0] ? cli_redact(sw->errs[i].msg, rb, sizeof rb) : "not run");
             rc = sw->status[i] == SIM_EINPUT ? EXIT_INPUT : EXIT_FAIL;
             continue;
         }

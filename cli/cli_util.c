@@ -1,14 +1,24 @@
 #include "cli/cli.h"
 
+#include "reports/rep_store.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+const char *cli_redact(const char *msg, char *buf, size_t len)
+{
+    rep_redact(msg, buf, len);
+    return buf;
+}
+
 int cli_fail(const char *cmd, const sim_err *err)
 {
-    fprintf(stderr, "tfsim %s: %s\n", cmd, err->msg[0] ? err->msg : "failed");
+    char buf[CLI_REDACT_MAX];
+    fprintf(stderr, "tfsim %s: %s\n", cmd,
+            err->msg[0] ? cli_redact(err->msg, buf, sizeof buf) : "failed");
     return err->code == SIM_EINPUT ? EXIT_INPUT : EXIT_FAIL;
 }
 

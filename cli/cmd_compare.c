@@ -84,7 +84,8 @@ static volatile sig_atomic_t stop_flag;
 
 static void on_step(void *ctx, const char *what)
 {
-    fprintf(stderr, "tfsim %s: %s\n", (const char *)ctx, what);
+    char rb[CLI_REDACT_MAX];
+    fprintf(stderr, "tfsim %s: %s\n", (const char *)ctx, cli_redact(what, rb, sizeof rb));
 }
 
 /* The calibration and its mapping, for people. */
@@ -238,7 +239,7 @@ int cmd_compare(int argc, char **argv)
                 sim_afile_commit(&af, &werr);
             }
             if (werr.code) {
-                fprintf(stderr, "tfsim compare: %s\n", werr.msg);
+                cli_fail("compare", &werr);
                 rc = EXIT_FAIL;
             }
         }

@@ -130,7 +130,9 @@ int cmd_plan(int argc, char **argv)
     long pick = -1;
     for (size_t i = 0; i < sw.n; i++) {
         if (sw.status[i]) {
-            fprintf(stderr, "tfsim plan: %s=%s: %s\n", sw.key, sw.values[i], sw.errs[i].msg);
+            char rb[CLI_REDACT_MAX];
+            fprintf(stderr, "tfsim plan: %s=%s: %s\n", sw.key, sw.values[i],
+                    cli_redact(sw.errs[i].msg, rb, sizeof rb));
             rc = EXIT_FAIL;
             continue;
         }
@@ -169,7 +171,9 @@ int cmd_plan(int argc, char **argv)
             rc = EXIT_FAIL;
     }
     if (sw.store_failed) {
-        fprintf(stderr, "tfsim plan: results printed but not all stored: %s\n", sw.store_err.msg);
+        char rb[CLI_REDACT_MAX];
+        fprintf(stderr, "tfsim plan: results printed but not all stored: %s\n",
+                cli_redact(sw.store_err.msg, rb, sizeof rb));
         rc = EXIT_FAIL;
     }
 out:

@@ -60,7 +60,9 @@ static int store_run(const char *path, const cli_opts *o, const sim_cfg *cfg,
     int rc = db ? rep_store_save_run(db, &m, t, &id, &err) : err.code;
     rep_store_close(db);
     if (rc) {
-        fprintf(stderr, "tfsim run: results printed but not stored: %s\n", err.msg);
+        char rb[CLI_REDACT_MAX];
+        fprintf(stderr, "tfsim run: results printed but not stored: %s\n",
+                cli_redact(err.msg, rb, sizeof rb));
         return EXIT_FAIL;
     }
     fprintf(stderr, "tfsim run: stored as run %lld in %s\n", (long long)id, path);

@@ -91,8 +91,9 @@ int cmd_sweep(int argc, char **argv)
     }
     sim_table_free(t);
     if (sw.store_failed) {
+        char rb[CLI_REDACT_MAX];
         fprintf(stderr, "tfsim sweep: results printed but not all stored: %s\n",
-                sw.store_err.msg);
+                cli_redact(sw.store_err.msg, rb, sizeof rb));
         rc = EXIT_FAIL;
     }
 out:
