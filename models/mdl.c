@@ -195,6 +195,26 @@ void mdl_note(sim_table *notes, const char *level, const char *fmt, ...)
     sim_table_set_str(notes, "message", buf);
 }
 
+int mdl_check_size(const sim_cfg *cfg, const char *section, const char *key, double events,
+                   double seconds, const char *why, const mdl_limits *lim, sim_err *err)
+{
+    char w[512];
+    if (lim->max_events && events > (double)lim->max_events)
+        return sim_err_set(err, SIM_EINPUT,
+                           "%s: %s.%s: a replication needs at least %.3g events (%s), more than "
+                           "run.max_events = %llu: raise run.max_events or make the run smaller",
+                           sim_cfg_where(cfg, section, key, w, sizeof w), section, key, events,
+                           why, (unsigned long long)lim->max_events);
+    if (seconds > lim->max_sim_time)
+        return sim_err_set(err, SIM_EINPUT,
+                           "%s: %s.%s: a replication needs at least %.3g simulated seconds (%s), "
+                           "more than run.max_sim_time = %g s: raise run.max_sim_time or make "
+                           "the run smaller",
+                           sim_cfg_where(cfg, section, key, w, sizeof w), section, key, seconds,
+                           why, lim->max_sim_time);
+    return SIM_OK;
+}
+
 void mdl_limits_apply(const mdl_limits *lim, sim *s)
 {
     s->max_events = lim->max_events;

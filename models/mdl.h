@@ -88,6 +88,14 @@ void mdl_limits_apply(const mdl_limits *lim, struct sim *s);
  * run (SIM_EFAIL naming the bound and its [run] key); SIM_OK otherwise. */
 int mdl_check_run(int status, uint32_t rep, const mdl_limits *lim, sim_err *err);
 
+/* Before any run: refuse (SIM_EINPUT) a scenario whose replications
+ * clearly cannot finish within the limits.  events and seconds are lower
+ * bounds of one replication's events and simulated time (0: unknown),
+ * why says how they were counted; the message names the key that sets the
+ * size (section.key, at its file:line) and the [run] key to raise. */
+int mdl_check_size(const sim_cfg *cfg, const char *section, const char *key, double events,
+                   double seconds, const char *why, const mdl_limits *lim, sim_err *err);
+
 /* Add a note row ("info"/"warning", message) to a notes table. */
 void mdl_note(sim_table *notes, const char *level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -320,6 +320,14 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
                                sizeof w), wu);
         m->warmup = (uint64_t)v;
     }
+    /* each customer counted is at least one departure, and in an open
+     * network one arrival too */
+    char why[96];
+    double per = m->closed ? 1 : 2;
+    snprintf(why, sizeof why, "%.0f event%s per customer", per, per > 1 ? "s" : "");
+    if (mdl_check_size(cfg, "queueing", "customers",
+                       per * ((double)m->customers + (double)m->warmup), 0, why, lim, err))
+        return err->code;
     if (*inter) {
         char msg[256];
         if (sim_dist_parse(inter, &m->inter, msg, sizeof msg))

@@ -451,6 +451,7 @@ static inline int fuzz_samples_input(const uint8_t *data, size_t size)
     assert(f);
     fwrite(data, 1, size, f);
     fclose(f);
+    unlink(out); /* the writer keeps an existing file until rows come */
     sim_err err;
     sim_err_clear(&err);
     val_samples_reader *r = val_samples_open(in, &err);
