@@ -59,6 +59,11 @@ int cli_parse_long(const char *cmd, const char *flag, const char *s, long min, l
  * may call it earlier (before storing results, say). */
 int cli_check_stdout(const char *cmd);
 
+/* Check the value of --vary as it is read (next: the argument after it,
+ * or NULL): SECTION.KEY=VALUES, else a usage error (returned, EXIT_INPUT)
+ * with a hint for the space-separated form `--vary KEY 1,2`. */
+int cli_vary_arg(const char *cmd, const char *vary, const char *next);
+
 /* Is stderr a terminal (progress bars only then)? */
 int cli_stderr_tty(void);
 

@@ -51,7 +51,7 @@ int cli_scenario_opt(const char *cmd, int argc, char **argv, int *i, sim_cfg *ov
         if (cli_parse_u64(cmd, a, argv[++*i], &v))
             return -1;
         snprintf(buf, sizeof buf, "run.%s=%llu", !strcmp(a, "--seed") ? "seed" : "replications", v);
-        sim_cfg_set(ov, buf, &err);
+        sim_cfg_set_as(ov, buf, a, &err);
         return 1;
     }
     if (!strcmp(a, "--format") || !strcmp(a, "-f")) {
@@ -89,7 +89,7 @@ int cli_scenario_load(const cli_opts *o, sim_cfg *cfg, sim_cfg *ov, sim_err *err
         const sim_cfg_entry *e = sim_cfg_at(ov, i);
         char buf[2048];
         snprintf(buf, sizeof buf, "%s.%s=%s", e->section, e->key, e->value);
-        if (sim_cfg_set(cfg, buf, err))
+        if (sim_cfg_set_as(cfg, buf, e->origin, err))
             return err->code;
     }
     return SIM_OK;

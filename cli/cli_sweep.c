@@ -91,7 +91,7 @@ int cli_sweep_prepare(const cli_opts *o, sim_cfg *cfg, sim_cfg *ov, const char *
         snprintf(set, len, "%s=%s", sw->key, sw->values[i]);
         rc = cli_scenario_load(o, c, ov, err);
         if (rc == SIM_OK)
-            rc = sim_cfg_set(c, set, err);
+            rc = sim_cfg_set_as(c, set, "--vary", err);
         if (rc == SIM_OK)
             rc = mdl_scenario_init(&sc, c, err);
         if (rc == SIM_OK) {

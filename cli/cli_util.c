@@ -85,10 +85,21 @@ int cli_parse_long(const char *cmd, const char *flag, const char *s, long min, l
         return cli_usage_error(cmd, "%s: missing value", flag);
     long v = strtol(s, &end, 10);
     if (*end || errno == ERANGE || v < min || v > max)
-        return cli_usage_error(cmd, "%s: expected an integer in [%ld, %ld], got '%s'", flag, min,
+        return cli_usage_error(cmd, "%s: expected an integer in %ld..%ld, got '%s'", flag, min,
                                max, s);
     *out = v;
     return 0;
+}
+
+int cli_vary_arg(const char *cmd, const char *vary, const char *next)
+{
+    if (strchr(vary, '=') && vary[0] != '=')
+        return 0;
+    if (next && next[0] != '-' && !strchr(next, '='))
+        return cli_usage_error(cmd, "--vary %s: expected SECTION.KEY=V1,V2,... (did you mean "
+                               "--vary %s=%s?)", vary, vary, next);
+    return cli_usage_error(cmd, "--vary %s: expected SECTION.KEY=V1,V2,... or SECTION.KEY=A..B",
+                           vary);
 }
 
 int cli_stderr_tty(void) { return isatty(STDERR_FILENO); }

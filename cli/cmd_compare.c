@@ -148,6 +148,8 @@ int cmd_compare(int argc, char **argv)
             r = 1;
             if (!strcmp(a, "--vary")) {
                 vary = v;
+                if ((rc = cli_vary_arg(cmd, vary, i + 1 < argc ? argv[i + 1] : NULL)))
+                    goto out;
             } else if (!strcmp(a, "--params-out")) {
                 params_out = v;
             } else if (!strcmp(a, "--reps")) {

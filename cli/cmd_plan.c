@@ -60,8 +60,11 @@ int cmd_plan(int argc, char **argv)
                 goto out;
             }
             const char *v = argv[++i];
-            if (!strcmp(a, "--vary"))
+            if (!strcmp(a, "--vary")) {
                 vary = v;
+                if ((rc = cli_vary_arg(cmd, vary, i + 1 < argc ? argv[i + 1] : NULL)))
+                    goto out;
+            }
             else if (!strcmp(a, "--phase"))
                 phase = v;
             else {

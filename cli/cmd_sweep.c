@@ -67,6 +67,8 @@ int cmd_sweep(int argc, char **argv)
                 goto out;
             }
             vary = argv[++i];
+            if ((rc = cli_vary_arg(cmd, vary, i + 1 < argc ? argv[i + 1] : NULL)))
+                goto out;
         } else if (!strcmp(argv[i], "--long")) {
             longf = 1;
         } else if ((rc = cli_config_arg(cmd, argv[i], &o))) {

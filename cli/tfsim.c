@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "sim/sim_cfg.h"
 
 const cli_command cli_commands[] = {
 #define X(name, summary) {#name, cmd_##name, summary, cmd_##name##_usage},
@@ -53,6 +54,17 @@ int main(int argc, char **argv)
             return rc;
         }
     }
-    fprintf(stderr, "tfsim: unknown command '%s' (see: tfsim --help)\n", cmd);
+    const char *best = NULL;
+    int bd = 100;
+    for (size_t i = 0; i < cli_ncommands; i++) {
+        int d = sim_edit_distance(cmd, cli_commands[i].name);
+        if (d < bd)
+            bd = d, best = cli_commands[i].name;
+    }
+    if (best && bd <= 2 && bd < (int)strlen(cmd))
+        fprintf(stderr, "tfsim: unknown command '%s' (did you mean %s? see: tfsim --help)\n", cmd,
+                best);
+    else
+        fprintf(stderr, "tfsim: unknown command '%s' (see: tfsim --help)\n", cmd);
     return EXIT_INPUT;
 }

@@ -538,15 +538,20 @@ const char *sim_cfg_name(const sim_cfg *c) { return c->name ? c->name : "(defaul
 
 int sim_cfg_set(sim_cfg *c, const char *a, sim_err *err)
 {
+    return sim_cfg_set_as(c, a, "--set", err);
+}
+
+int sim_cfg_set_as(sim_cfg *c, const char *a, const char *origin, sim_err *err)
+{
     const char *eq = strchr(a, '=');
     if (!eq || eq == a)
-        return sim_err_set(err, SIM_EINPUT, "--set %s: expected SECTION.KEY=VALUE", a);
+        return sim_err_set(err, SIM_EINPUT, "%s %s: expected SECTION.KEY=VALUE", origin, a);
     const char *dot = NULL;
     for (const char *p = a; p < eq; p++)
         if (*p == '.')
             dot = p;
     if (!dot || dot == a || dot + 1 == eq)
-        return sim_err_set(err, SIM_EINPUT, "--set %s: expected SECTION.KEY=VALUE", a);
+        return sim_err_set(err, SIM_EINPUT, "%s %s: expected SECTION.KEY=VALUE", origin, a);
     /* copy, then cut into section, key and value, each trimmed */
     char *buf = dupstr(a);
     buf[dot - a] = '\0';
@@ -554,7 +559,7 @@ int sim_cfg_set(sim_cfg *c, const char *a, sim_err *err)
     char *sec = trim(buf), *key = trim(buf + (dot - a) + 1), *val = trim(buf + (eq - a) + 1);
     if (!*sec || !*key) {
         free(buf);
-        return sim_err_set(err, SIM_EINPUT, "--set %s: expected SECTION.KEY=VALUE", a);
+        return sim_err_set(err, SIM_EINPUT, "%s %s: expected SECTION.KEY=VALUE", origin, a);
     }
     const char *bad = !name_ok(sec, 1)   ? "section names use letters, digits, _, - and ."
                       : !name_ok(key, 0) ? "key names use letters, digits, _ and -"
@@ -562,9 +567,9 @@ int sim_cfg_set(sim_cfg *c, const char *a, sim_err *err)
                                              : NULL;
     if (bad) {
         free(buf);
-        return sim_err_set(err, SIM_EINPUT, "--set %s: %s", a, bad);
+        return sim_err_set(err, SIM_EINPUT, "%s %s: %s", origin, a, bad);
     }
-    add_entry(c, sec, key, val, "--set", 0, 0);
+    add_entry(c, sec, key, val, origin, 0, 0);
     free(buf);
     if (c->ov_len)
         buf_append(&c->overrides, &c->ov_len, &c->ov_cap, " ", 1);
@@ -938,10 +943,16 @@ static int parse_value(const sim_cfg_key *k, const char *section, const char *te
         return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: '%s': %s", loc, section, k->key, text, why);
     if (k->type == SIM_CFG_NUM || k->type == SIM_CFG_INT || k->type == SIM_CFG_DUR ||
         k->type == SIM_CFG_RATE) {
-        if (k->min < k->max && (v < k->min || v > k->max))
-            return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: %s is out of range [%g, %g]%s%s", loc,
-                               section, k->key, text, k->min, k->max, k->unit ? " " : "",
+        if (k->min < k->max && (v < k->min || v > k->max)) {
+            /* ranges as A..B, the form --vary takes; integers in full */
+            const char *f = k->type == SIM_CFG_INT ? "%.15g" : "%g";
+            char lo[32], hi[32];
+            snprintf(lo, sizeof lo, f, k->min);
+            snprintf(hi, sizeof hi, f, k->max);
+            return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: %s is out of range %s..%s%s%s", loc,
+                               section, k->key, text, lo, hi, k->unit ? " " : "",
                                k->unit ? k->unit : "");
+        }
         if (k->type == SIM_CFG_INT && (v > (double)(LONG_MAX / 2) || v < (double)(LONG_MIN / 2)))
             return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: integer out of range", loc, section,
                                k->key);

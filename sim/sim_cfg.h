@@ -102,6 +102,10 @@ const char *sim_cfg_name(const sim_cfg *c);
  * U+10FFFF)? */
 int sim_utf8_valid(const char *s);
 
+/* The same, recording origin (a flag such as "--vary" or "--reps", kept
+ * borrowed-by-copy) as where the value came from, for messages. */
+int sim_cfg_set_as(sim_cfg *c, const char *assignment, const char *origin, sim_err *err);
+
 /* Newest entry for section/key, or NULL.  Borrowed: valid until c is freed. */
 const sim_cfg_entry *sim_cfg_find(const sim_cfg *c, const char *section, const char *key);
 

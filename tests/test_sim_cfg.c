@@ -353,10 +353,10 @@ static void test_check(void **state)
     expect_check_error("[station]\nservers = 1\n", "[station]: unknown section (did you mean [station.NAME]?)");
     expect_check_error("[stations.cpu]\nservers = 1\n", "[stations.cpu]: unknown section (did you mean [station.cpu]?)");
     expect_check_error("[station.cpu]\nserver = 1\n", "t.ini:2: station.cpu.server: unknown key (did you mean servers?)");
-    expect_check_error("[station.cpu]\nservers = 0\n", "t.ini:2: station.cpu.servers: 0 is out of range [1, 1024]");
+    expect_check_error("[station.cpu]\nservers = 0\n", "t.ini:2: station.cpu.servers: 0 is out of range 1..1024");
     expect_check_error("[station.cpu]\nservice = exp(-1ms)\n",
                        "t.ini:2: station.cpu.service: bad distribution 'exp(-1ms)': exp(): mean must be > 0");
-    expect_check_error("[sim]\nload = 1.5\n", "t.ini:2: sim.load: 1.5 is out of range [0, 1]");
+    expect_check_error("[sim]\nload = 1.5\n", "t.ini:2: sim.load: 1.5 is out of range 0..1");
     expect_check_error("[sim]\nload = abc\n", "t.ini:2: sim.load: 'abc': not a number");
     expect_check_error("[sim]\nload = 0.5x\n", "t.ini:2: sim.load: '0.5x': trailing characters after number");
     expect_check_error("[sim]\nload = nan\n", "t.ini:2: sim.load: 'nan': not a number");
@@ -369,7 +369,7 @@ static void test_check(void **state)
     expect_check_error("[sim]\nload = 1e999\n", "number out of range");
     expect_check_error("[sim]\nduration = 5 parsecs\n", "sim.duration: '5 parsecs': unknown time unit");
     expect_check_error("[sim]\nduration = 1e308h\n", "sim.duration: '1e308h': number out of range");
-    expect_check_error("[sim]\nduration = -1s\n", "sim.duration: -1s is out of range [0.001, 1e+07] s");
+    expect_check_error("[sim]\nduration = -1s\n", "sim.duration: -1s is out of range 0.001..1e+07 s");
     expect_check_error("[sim]\nrate = 5ms\n", "sim.rate: '5ms': unknown rate unit");
     expect_check_error("[sim]\nmode = Open\n", "t.ini:2: sim.mode: 'Open' is not one of open|closed|waves");
     expect_check_error("[sim]\nmode = ope\n", "is not one of");
@@ -541,7 +541,7 @@ static void test_getters(void **state)
     assert_close(v, 2000, 0);
     assert_int_equal(sim_cfg_set(c, "sim.load=2", &err), SIM_OK);
     assert_int_equal(sim_cfg_num(c, schema, NS, "sim", "load", &v, &err), SIM_EINPUT);
-    assert_string_equal(err.msg, "--set: sim.load: 2 is out of range [0, 1]");
+    assert_string_equal(err.msg, "--set: sim.load: 2 is out of range 0..1");
     sim_cfg_free(c);
 
     /* required key without a value */
