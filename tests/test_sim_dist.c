@@ -128,7 +128,7 @@ static void test_bad_specs(void **state)
         {"exp(rate=0)", "rate must be > 0"},
         {"exp(rate=5ms)", "unknown rate unit"},
         {"exp(mean=nan)", "not a number"},
-        {"exp(mean=inf)", "out of range"},
+        {"exp(mean=inf)", "not a number"},
         {"exp(mean=1ms, rate=5)", "exp() takes"},
         {"exp(mean=1ms, mean=2ms)", "exp() takes"},
         {"exp(1ms, 2ms)", "exp() takes"},
