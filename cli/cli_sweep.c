@@ -60,7 +60,7 @@ int cli_sweep_prepare(const cli_opts *o, sim_cfg *cfg, sim_cfg *ov, const char *
         return sim_err_prefix(err, "--vary %s: ", sw->key), err->code;
     /* The unmodified config first, for file:line messages. */
     mdl_scenario s0;
-    int rc = mdl_scenario_init(&s0, cfg, err);
+    int rc = mdl_scenario_setup(&s0, cfg, err);
     if (rc == SIM_OK) {
         sw->jobs = o->jobs ? o->jobs : s0.plan.jobs;
         sw->seed = s0.seed;

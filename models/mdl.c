@@ -72,6 +72,14 @@ sim_cfg_key *mdl_schema(const mdl_type *type, size_t *n)
 
 int mdl_scenario_init(mdl_scenario *sc, const sim_cfg *cfg, sim_err *err)
 {
+    int rc = mdl_scenario_setup(sc, cfg, err);
+    if (rc == SIM_OK && sc->type->check_size)
+        rc = sc->type->check_size(sc->model, cfg, &sc->limits, err);
+    return rc;
+}
+
+int mdl_scenario_setup(mdl_scenario *sc, const sim_cfg *cfg, sim_err *err)
+{
     memset(sc, 0, sizeof *sc);
     sim_layout_init(&sc->layout);
     const char *tname;

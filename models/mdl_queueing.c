@@ -285,6 +285,8 @@ static void free_model(void *p)
     free(m);
 }
 
+static int check_size(const void *model, const sim_cfg *cfg, const mdl_limits *lim, sim_err *err);
+
 static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_limits *lim,
                  void **out, sim_layout *lay, sim_err *err)
 {
@@ -320,14 +322,6 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
                                sizeof w), wu);
         m->warmup = (uint64_t)v;
     }
-    /* each customer counted is at least one departure, and in an open
-     * network one arrival too */
-    char why[96];
-    double per = m->closed ? 1 : 2;
-    snprintf(why, sizeof why, "%.0f event%s per customer", per, per > 1 ? "s" : "");
-    if (mdl_check_size(cfg, "queueing", "customers",
-                       per * ((double)m->customers + (double)m->warmup), 0, why, lim, err))
-        return err->code;
     if (*inter) {
         char msg[256];
         if (sim_dist_parse(inter, &m->inter, msg, sizeof msg))
@@ -472,6 +466,10 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
     }
 
     if (m->auto_warmup) {
+        /* the pilot is a replication of the same size: refuse first what
+         * it could not finish either */
+        if (check_size(m, cfg, lim, err))
+            return err->code;
         sim_series series;
         sim_series_init(&series);
         /* pilot: the last replication number, never used by the run itself */
@@ -518,7 +516,19 @@ static const sim_cfg_key *get_schema(size_t *n)
     return schema;
 }
 
+/* Each customer counted is at least one departure, and in an open
+ * network one arrival too. */
+static int check_size(const void *model, const sim_cfg *cfg, const mdl_limits *lim, sim_err *err)
+{
+    const qmodel *m = model;
+    char why[96];
+    double per = m->closed ? 1 : 2;
+    snprintf(why, sizeof why, "%.0f event%s per customer", per, per > 1 ? "s" : "");
+    return mdl_check_size(cfg, "queueing", "customers",
+                          per * ((double)m->customers + (double)m->warmup), 0, why, lim, err);
+}
+
 const mdl_type mdl_queueing_type = {
     "queueing", "textbook open and closed queueing networks (validation against theory)",
-    get_schema, setup, free_model, replicate, annotate,
+    get_schema, setup, free_model, replicate, annotate, check_size,
 };

@@ -38,8 +38,9 @@ static void free_model(void *m)
  * least one event per round trip of its program (PostgreSQL, Redis,
  * TigerBeetle) plus its response, and the server's loop CPU of its program
  * on one of server.workers single-threaded loops. */
-static int check_size(const sim_cfg *cfg, const tf_params *p, const mdl_limits *lim, sim_err *err)
+static int check_size(const void *model, const sim_cfg *cfg, const mdl_limits *lim, sim_err *err)
 {
+    const tf_params *p = &((const tfmodel *)model)->p;
     tf_prog g[TF_EP_N];
     tf_prog_build(g, p);
     double events = 0, cpu = 0, per_req = INFINITY;
@@ -95,8 +96,6 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
     m->p.max_events = lim->max_events;
     m->p.max_sim_time = lim->max_sim_time;
     m->p.max_pending = lim->max_pending;
-    if (check_size(cfg, &m->p, lim, err))
-        return err->code;
     m->phase0 = lay->n;
     for (int i = 0; i < TF_NPHASES; i++)
         for (int j = 0; j < PM_N; j++)
@@ -230,5 +229,5 @@ static void annotate(const void *model, const sim_layout *lay, const sim_rep_res
 
 const mdl_type mdl_tigerfans_type = {
     "tigerfans", "the TigerFans ticketing system (FastAPI + TigerBeetle/PostgreSQL + Redis)",
-    tf_params_schema, setup, free_model, replicate, annotate,
+    tf_params_schema, setup, free_model, replicate, annotate, check_size,
 };
