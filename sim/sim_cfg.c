@@ -1003,10 +1003,10 @@ static int dist_text(const sim_cfg *c, const char *value, const char *loc, const
         return SIM_OK;
     const char *dot = strrchr(value, '.');
     char sec[256];
-    if (!dot || dot == value + strlen(SIM_CFG_FIT_PREFIX) - 1 || !dot[1] ||
-        (size_t)(dot - value) >= sizeof sec)
-        return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: '%s' is not fit.SECTION.KEY", loc, section,
-                           key, value);
+    /* "fit.KEY": section [fit], which holds the operations without a dot */
+    if (!dot || !dot[1] || (size_t)(dot - value) >= sizeof sec)
+        return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: '%s' is not fit.SECTION.KEY or fit.KEY",
+                           loc, section, key, value);
     snprintf(sec, sizeof sec, "%.*s", (int)(dot - value), value);
     const sim_cfg_entry *e = sim_cfg_find(c, sec, dot + 1);
     if (!e)
@@ -1024,7 +1024,8 @@ int sim_cfg_check(const sim_cfg *c, const sim_cfg_key *schema, size_t n, sim_err
         const sim_cfg_entry *e = &c->e[i];
         char loc[512];
         where(e, loc, sizeof loc);
-        if (!strncmp(e->section, SIM_CFG_FIT_PREFIX, strlen(SIM_CFG_FIT_PREFIX))) {
+        if (!strncmp(e->section, SIM_CFG_FIT_PREFIX, strlen(SIM_CFG_FIT_PREFIX)) ||
+            !strcmp(e->section, "fit")) {
             /* a library of fitted distributions: any key, a distribution */
             if (check_dist(e->value, loc, e->section, e->key, err))
                 return err->code;

@@ -20,8 +20,9 @@
  * keys exist, their type, unit, default and range; sim_cfg_check() rejects
  * unknown ones with a did-you-mean.  Sections named fit.*
  * (SIM_CFG_FIT_PREFIX) are a library of named distributions with any keys
- * (what `tfsim fit` writes); a distribution key may name one of them as
- * "fit.SECTION.KEY".
+ * (what `tfsim fit` writes; [fit] itself holds operations without a dot);
+ * a distribution key may name one of them as "fit.SECTION.KEY" (or
+ * "fit.KEY" for [fit]).
  *
  * Invariants: include depth <= SIM_CFG_MAX_DEPTH, no include cycles, lines
  * shorter than SIM_CFG_MAX_LINE bytes, no NUL bytes.  The raw text of every

@@ -492,6 +492,15 @@ static void test_fit_references(void **state)
     assert_int_equal(sim_cfg_check(c, schema, NS, &err), SIM_EINPUT);
     assert_non_null(strstr(err.msg, "is not fit.SECTION.KEY"));
     sim_cfg_free(c);
+    /* [fit] holds the operations without a dot: fit.KEY names one */
+    c = cfg_from("[fit]\nping = const(1ms)\n[station.db]\nservice = fit.ping\n[client]\nthink = 1s\n");
+    sim_err_clear(&err);
+    if (sim_cfg_check(c, schema, NS, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(sim_cfg_dist(c, schema, NS, "station.db", "service", &d, &err), SIM_OK);
+    assert_close(sim_dist_mean(&d), 1e-3, 1e-15);
+    sim_dist_fini(&d);
+    sim_cfg_free(c);
 }
 
 static void test_getters(void **state)
