@@ -148,10 +148,10 @@ int cmd_import(int argc, char **argv)
                            val_import_kind_name(kind[i]), sim_table_nrows(t[i]));
                     summary(t[i], kind[i]);
                 } else if (sim_table_print(t[i], fmt, stdout)) {
-                    fprintf(stderr, "tfsim import: write error on standard output\n");
                     rc = EXIT_FAIL;
                 }
-                fflush(stdout);
+                if (cli_check_stdout(cmd))
+                    rc = EXIT_FAIL;
                 fprintf(stderr, "tfsim import: %s stored as measurement set %" PRId64 " in %s\n",
                         files[i], id, db);
             }

@@ -238,8 +238,11 @@ int cmd_plan(int argc, char **argv)
                 goto out;
             }
             const char *v = argv[++i];
-            if (!strcmp(a, "--vary"))
+            if (!strcmp(a, "--vary")) {
                 vary = v;
+                if ((rc = cli_vary_arg(cmd, vary, i + 1 < argc ? argv[i + 1] : NULL)))
+                    goto out;
+            }
             else if (!strcmp(a, "--phase"))
                 phase = v;
             else {
@@ -284,7 +287,9 @@ int cmd_plan(int argc, char **argv)
     assert(st && "out of memory");
     for (size_t i = 0; i < sw.n; i++) {
         if (sw.status[i]) {
-            fprintf(stderr, "tfsim plan: %s=%s: %s\n", sw.key, sw.values[i], sw.errs[i].msg);
+            char rb[CLI_REDACT_MAX];
+            fprintf(stderr, "tfsim plan: %s=%s: %s\n", sw.key, sw.values[i],
+                    cli_redact(sw.errs[i].msg, rb, sizeof rb));
             rc = EXIT_FAIL;
             continue;
         }
@@ -361,14 +366,16 @@ int cmd_plan(int argc, char **argv)
         if (rc == EXIT_OK)
             rc = EXIT_FAIL;
     }
-    if (fflush(stdout))
+    if (cli_check_stdout(cmd))
         rc = EXIT_FAIL;
     if (o.db && store_plan(o.db, &o, cfg, &sw, csv))
         rc = EXIT_FAIL;
     sim_table_free(t);
     sim_table_free(csv);
     if (sw.store_failed) {
-        fprintf(stderr, "tfsim plan: results printed but not all stored: %s\n", sw.store_err.msg);
+        char rb[CLI_REDACT_MAX];
+        fprintf(stderr, "tfsim plan: results printed but not all stored: %s\n",
+                cli_redact(sw.store_err.msg, rb, sizeof rb));
         rc = EXIT_FAIL;
     }
 out:

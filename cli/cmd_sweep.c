@@ -68,6 +68,8 @@ int cmd_sweep(int argc, char **argv)
                 goto out;
             }
             vary = argv[++i];
+            if ((rc = cli_vary_arg(cmd, vary, i + 1 < argc ? argv[i + 1] : NULL)))
+                goto out;
         } else if (!strcmp(argv[i], "--long")) {
             longf = 1;
         } else if ((rc = cli_config_arg(cmd, argv[i], &o))) {
@@ -87,23 +89,21 @@ int cmd_sweep(int argc, char **argv)
     sim_table *t = sim_table_new(NULL);
     int text = o.format == SIM_FMT_TEXT;
     rc = cli_sweep_table(cmd, &sw, longf, text, t);
-    if (sim_table_print(t, o.format, stdout)) {
-        fprintf(stderr, "tfsim sweep: write error on standard output\n");
-        rc = EXIT_FAIL;
-    }
+    int bad = sim_table_print(t, o.format, stdout);
     if (!longf) {
         if (text)
             putchar('\n');
         cli_sweep_bottlenecks(&sw, text ? stdout : stderr);
     }
-    if (fflush(stdout)) {
-        fprintf(stderr, "tfsim sweep: write error on standard output\n");
+    if (bad || fflush(stdout)) {
+        cli_check_stdout("sweep");
         rc = EXIT_FAIL;
     }
     sim_table_free(t);
     if (sw.store_failed) {
+        char rb[CLI_REDACT_MAX];
         fprintf(stderr, "tfsim sweep: results printed but not all stored: %s\n",
-                sw.store_err.msg);
+                cli_redact(sw.store_err.msg, rb, sizeof rb));
         rc = EXIT_FAIL;
     }
 out:
