@@ -99,6 +99,9 @@ static void print_calibration(FILE *f, const val_compare *c)
             k->sum_cpu * 1e6, k->row_cost * 1e9, k->rows_avg, k->l_commit * 1e6, k->l_redis * 1e6, k->background,
             k->flush, k->redis_service, k->save_extra * 1e6,
             k->redis_on_host ? "on the host's cores" : "off the host");
+    if (k->redis_io_threads > 0)
+        fprintf(f, "  redis.io_threads = %ld (the server's io-threads%s)\n", k->redis_io_threads,
+                k->redis_io_reads > 0 ? ", reads too" : k->redis_io_reads == 0 ? ", writes only" : "");
     if (k->loaded_at > 0)
         fprintf(f,
                 "wake-ups (concurrency 1 vs %ld): loop %.2f vs %.2f us per round trip at %.2f vs %.2f "

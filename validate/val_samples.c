@@ -111,6 +111,23 @@ int val_samples_add(val_samples_writer *w, const char *op, unsigned concurrency,
     return SIM_OK;
 }
 
+/* A note key or value: 1..63 of the characters of an operation name (a
+ * value may also hold ',' -free text of letters, digits, '.', '_', '-'). */
+static int note_ok(const char *s) { return val_samples_op_ok(s); }
+
+int val_samples_note(val_samples_writer *w, const char *key, const char *value, sim_err *err)
+{
+    assert(note_ok(key) && note_ok(value));
+    int rc = val_samples_flush(w, err);
+    if (rc)
+        return rc;
+    char line[160];
+    int n = snprintf(line, sizeof line, "# %s = %s\n", key, value);
+    if (write_all(w->fd, line, (size_t)n))
+        return sim_err_set(err, SIM_EFAIL, "%s: write failed: %s", w->path, strerror(errno));
+    return SIM_OK;
+}
+
 uint64_t val_samples_rows(const val_samples_writer *w) { return w->rows; }
 
 int val_samples_close(val_samples_writer *w, sim_err *err)
@@ -149,6 +166,9 @@ struct val_samples_reader {
     /* a completed row waiting for val_samples_next */
     int have_row, header_done;
     val_sample row;
+    char note_key[VAL_SAMPLES_NOTES][VAL_SAMPLES_OP_MAX + 1];
+    char note_val[VAL_SAMPLES_NOTES][VAL_SAMPLES_OP_MAX + 1];
+    size_t nnotes;
     sim_err *err;          /* error sink while parsing */
 };
 
@@ -190,6 +210,56 @@ static int row_error(val_samples_reader *r, int col, const char *fmt, const char
     return -1;
 }
 
+/* "# key = value": a note; the latest value of a key wins. */
+static int check_note(val_samples_reader *r)
+{
+    char buf[VAL_SAMPLES_MAX_ROW];
+    snprintf(buf, sizeof buf, "%s", r->field[0] + 1);
+    char *eq = strchr(buf, '=');
+    if (!eq)
+        return row_error(r, -1, "a note must read '# key = value': '%s'", r->field[0]);
+    *eq = '\0';
+    char *k = buf, *v = eq + 1;
+    while (*k == ' ' || *k == '\t')
+        k++;
+    while (*v == ' ' || *v == '\t')
+        v++;
+    for (char *e = k + strlen(k); e > k && (e[-1] == ' ' || e[-1] == '\t'); e--)
+        e[-1] = '\0';
+    for (char *e = v + strlen(v); e > v && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'); e--)
+        e[-1] = '\0';
+    if (!note_ok(k) || !note_ok(v))
+        return row_error(r, -1, "a note's key and value are 1 to 63 letters, digits, '.', '_' or '-': '%s'",
+                         r->field[0]);
+    size_t i = 0;
+    while (i < r->nnotes && strcmp(r->note_key[i], k))
+        i++;
+    if (i == VAL_SAMPLES_NOTES)
+        return row_error(r, -1, "more than 16 different notes: '%s'", r->field[0]);
+    if (i == r->nnotes)
+        r->nnotes++;
+    snprintf(r->note_key[i], sizeof r->note_key[i], "%s", k);
+    snprintf(r->note_val[i], sizeof r->note_val[i], "%s", v);
+    return 0;
+}
+
+const char *val_samples_note_get(const val_samples_reader *r, const char *key)
+{
+    for (size_t i = 0; i < r->nnotes; i++)
+        if (!strcmp(r->note_key[i], key))
+            return r->note_val[i];
+    return NULL;
+}
+
+size_t val_samples_notes(const val_samples_reader *r, size_t i, const char **key, const char **value)
+{
+    if (i < r->nnotes) {
+        *key = r->note_key[i];
+        *value = r->note_val[i];
+    }
+    return r->nnotes;
+}
+
 static int check_row(val_samples_reader *r)
 {
     if (r->too_long)
@@ -206,6 +276,8 @@ static int check_row(val_samples_reader *r)
         }
         return 0;
     }
+    if (r->nfields == 1 && r->field[0][0] == '#')
+        return check_note(r);
     if (r->nfields != NCOLS) {
         char n[32];
         snprintf(n, sizeof n, "%zu", r->nfields);
