@@ -26,7 +26,8 @@ const char *const tf_kind_names[TF_NKINDS] = {
 
 const char *const tf_comp_names[TF_NCOMPS] = {"client_loop", "server_loop", "host_cpu",
                                               "db_gate",     "db_pool",     "postgres_cpu",
-                                              "wal_flush",   "redis",       "tigerbeetle"};
+                                              "wal_flush",   "redis",       "tigerbeetle",
+                                              "redis_io_threads"};
 
 /* Backend CPU a hold's sum costs beyond a simple statement, with rows in
  * the holds table: its set-up plus its share (scan_fraction / 4 sums) of
@@ -849,6 +850,8 @@ static void collect(tfs *T, tf_out *o)
     }
     o->util[TF_C_REDIS] = tf_redis_utilisation(&T->redis, now);
     o->queue[TF_C_REDIS] = tf_redis_queue(&T->redis, now);
+    o->util[TF_C_REDIS_IO] = tf_redis_threads_on(&T->redis, now);
+    o->queue[TF_C_REDIS_IO] = sim_tavg_mean(&T->redis.hogs.waiting, now);
     /* TigerBeetle: batches in flight over time (one at most per worker) */
     sim_welford bs;
     sim_welford_init(&bs);
