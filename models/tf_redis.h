@@ -53,8 +53,11 @@
  * waits for one.
  *
  * Invariants: commands are taken in arrival order; at most one command in
- * service while the threads are off; with threads off the schedule is
- * exactly that of a one-server FIFO station (sim_station) on the same CPU.
+ * service while the threads are off; with cycles of one command the
+ * schedule is exactly that of a one-server FIFO station (sim_station) on
+ * the same CPU (same calendar order); with io_threads > 1 and fewer than
+ * io_threads x io_pending_per_thread clients in every cycle, exactly that
+ * of io_threads = 1.
  * Ownership: tf_redis owns its queues and hogs; the host CPU is borrowed.
  * Cost: O(1) per command plus O(N) per cycle; no allocation once the
  * largest cycle has been seen.
