@@ -63,6 +63,7 @@ typedef struct rb {
 typedef struct rreq {
     rb *B;
     double t0;
+    int sent_busy;      /* the client's loop had more to run when it sent it */
 } rreq;
 
 static void free_model(void *m)
@@ -137,13 +138,15 @@ static void reply_leaves(sim *s, void *obj) { sim_after(s, B_of(s)->p->net_rtt /
 static void at_server_from_client(sim *s, void *obj)
 {
     rb *B = B_of(s);
-    tf_redis_arrive_from(&B->redis, s, obj, sim_dist_sample(&B->p->redis_service, B->r_redis),
-                         reply_leaves, &B->client, B->client.busy > 0);
+    rreq *q = obj;
+    tf_redis_arrive_from(&B->redis, s, q, sim_dist_sample(&B->p->redis_service, B->r_redis),
+                         reply_leaves, &B->client, q->sent_busy, B->client.busy > 0);
 }
 
 static void sent(sim *s, void *obj)
 {
     rb *B = B_of(s);
+    ((rreq *)obj)->sent_busy = B->client.busy > 0;
     sim_after(s, B->p->net_rtt / 2, 0, at_server_from_client, obj);
     if (B->client.busy == 0)
         tf_redis_waker_idle(&B->redis, s, &B->client); /* the loop sleeps */

@@ -124,6 +124,9 @@ static const sim_cfg_key schema[] = {
     {"redis", "save_extra", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
      "server time a payment-session save (MULTI, HSET of 11 fields, EXPIRE, ZADD, EXEC) "
      "takes beyond redis.service"},
+    {"redis", "cycle_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+     "the main thread's CPU per event-loop cycle beyond its commands (epoll_wait, "
+     "beforeSleep); 0: in redis.service"},
     {"redis", "io_threads", SIM_CFG_INT, "4", 1, 128, NULL, "threads",
      "Redis io-threads, the main thread included (TigerFans' upstream Makefile starts Redis "
      "with --io-threads 4; 1: no I/O threads; Redis allows up to 128)"},
@@ -235,6 +238,7 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         sim_cfg_dist(cfg, s, n, "redis", "service", &p->redis_service, err) ||
         NUM("redis", "loop_cpu", &p->redis_loop_cpu) ||
         NUM("redis", "save_extra", &p->redis_save_extra) ||
+        NUM("redis", "cycle_cpu", &p->redis_cycle_cpu) ||
         INT("redis", "io_threads", &p->redis_io_threads) ||
         BOOL("redis", "io_threads_do_reads", &p->redis_io_do_reads) ||
         INT("redis", "io_pending_per_thread", &p->redis_io_per_thread) ||

@@ -144,6 +144,8 @@ static void threaded_cycle(tf_redis *r, sim *s);
 static void off_next(tf_redis *r, sim *s)
 {
     sim_job j = r->batch[r->next++];
+    if (r->next == 1)
+        j.x += r->p->redis_cycle_cpu; /* the cycle's own work, with its first command */
     r->busy = 1;
     sim_tavg_set(&r->nbusy, s->now, 1);
     sim_tavg_set(&r->nwait, s->now, (double)(sim_queue_len(&r->wait) + (size_t)(r->nbatch - r->next)));
@@ -236,7 +238,7 @@ static void exec_done(sim *s, void *obj)
 static void reads_seen(sim *s, void *obj)
 {
     tf_redis *r = obj;
-    double work = 0;
+    double work = r->p->redis_cycle_cpu;
     for (long i = 0; i < r->nbatch; i++)
         work += r->batch[i].x;
     sim_hogs_run(&r->hogs, s, MAIN, work, r, exec_done);
@@ -314,24 +316,31 @@ void tf_redis_waker_idle(tf_redis *r, sim *s, const void *waker)
 
 void tf_redis_arrive(tf_redis *r, sim *s, void *obj, double service, sim_fn done)
 {
-    tf_redis_arrive_from(r, s, obj, service, done, NULL, 0);
+    tf_redis_arrive_from(r, s, obj, service, done, NULL, 0, 0);
 }
 
 void tf_redis_arrive_from(tf_redis *r, sim *s, void *obj, double service, sim_fn done,
-                          const void *waker, int waker_busy)
+                          const void *waker, int sent_busy, int busy_now)
 {
     assert(service >= 0);
     sim_job j = {obj, done, s->now, service};
     sim_queue_push(&r->wait, j);
-    if (!r->busy && !r->in_cycle && !r->stacked && r->cpu && !r->active && waker && waker_busy) {
-        /* woken on the busy loop's core: it runs when the loop sleeps or
-         * at the next tick */
+    if (!r->busy && !r->in_cycle && !r->stacked && r->cpu && !r->active && waker && sent_busy) {
+        /* woken on the busy loop's core: it runs when the loop sleeps (the
+         * loop's last commands in) or at the next tick; a loop that has
+         * slept since sent its last commands at this same moment's
+         * arrivals: they join (a release after them, now) */
         r->stacked = waker;
-        double k = floor(s->now / r->p->sched_tick) + 1;
-        double t = k * r->p->sched_tick;
-        if (t <= s->now)
-            t = (k + 1) * r->p->sched_tick;
-        r->stack_seq = sim_at(s, t, 0, stack_tick, r);
+        if (busy_now) {
+            double k = floor(s->now / r->p->sched_tick) + 1;
+            double t = k * r->p->sched_tick;
+            if (t <= s->now)
+                t = (k + 1) * r->p->sched_tick;
+            r->stack_seq = sim_at(s, t, 0, stack_tick, r);
+        } else {
+            r->releasing = 1;
+            r->stack_seq = sim_after(s, 0, 0, stack_tick, r);
+        }
         sim_tavg_set(&r->nwait, s->now, (double)sim_queue_len(&r->wait));
         return;
     }

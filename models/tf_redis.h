@@ -8,10 +8,11 @@
  * event-loop cycle at its end, in beforeSleep; the model sends each when
  * its command is done, as it always has: microseconds apart.)
  *
- * Waking up (Redis on the host, threads off): a command that reaches the
- * sleeping main thread from a loop that is busy (runs a burst or has one
+ * Waking up (Redis on the host, threads off): a command sent to the
+ * sleeping main thread by a loop that had more to run (a burst running or
  * ready) wakes it on that loop's core, where it runs once the loop has
- * nothing left to run (it sleeps in poll) or at the next scheduler tick
+ * nothing left to run (it sleeps in poll; then half a round trip later,
+ * when the loop's last commands are in) or at the next scheduler tick
  * (host.sched_tick: the loop is preempted), whichever comes first; the
  * commands that arrive meanwhile join its first cycle.  (A write to a
  * unix socket is a synchronous wake-up: Linux puts the woken thread on the
@@ -119,10 +120,10 @@ void tf_redis_fini(tf_redis *r);
  * when its reply leaves the server. */
 void tf_redis_arrive(tf_redis *r, sim *s, void *obj, double service, sim_fn done);
 /* The same, sent by the event loop `waker` (borrowed identity, compared
- * only), which is busy now (runs a burst or has one ready) when
- * waker_busy: see "Waking up" above. */
+ * only): sent_busy, the loop had more to run when it sent the command;
+ * busy_now, it still has (see "Waking up" above). */
 void tf_redis_arrive_from(tf_redis *r, sim *s, void *obj, double service, sim_fn done,
-                          const void *waker, int waker_busy);
+                          const void *waker, int sent_busy, int busy_now);
 /* The loop `waker` has nothing left to run (it sleeps): a main thread
  * woken on its core runs now. */
 void tf_redis_waker_idle(tf_redis *r, sim *s, const void *waker);

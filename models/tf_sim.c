@@ -125,6 +125,7 @@ typedef struct req {
     int mark_code[MAX_MARKS], mark_kind[MAX_MARKS];
     int wave;
     int awake;          /* the next burst finds the loop's core awake (no wake-up) */
+    int sent_busy;      /* its loop had more to run when it sent its Redis command */
 } req;
 
 typedef struct tfs {
@@ -445,7 +446,8 @@ static void redis_arrive(sim *s, void *obj)
     if (u->arg == TF_R_SAVE)
         x += T->p->redis_save_extra;
     loop *l = &T->w[r->w].lp;
-    tf_redis_arrive_from(&T->redis, s, r, x, redis_done, l, l->busy || sim_queue_len(&l->ready) > 0);
+    tf_redis_arrive_from(&T->redis, s, r, x, redis_done, l, r->sent_busy,
+                         l->busy || sim_queue_len(&l->ready) > 0);
 }
 
 /* ---- TigerBeetle ---- */
@@ -547,6 +549,8 @@ static void step(tfs *T, req *r, int on_loop)
             sim_after(&T->s, p->net_rtt / 2, 0, pg_arrive, r);
             return;
         case TF_U_REDIS:
+            /* the loop has more to run: Redis, woken on its core, waits */
+            r->sent_busy = w->lp.busy || sim_queue_len(&w->lp.ready) > 0;
             sim_after(&T->s, p->net_rtt / 2, 0, redis_arrive, r);
             return;
         case TF_U_TB:

@@ -32,7 +32,7 @@ static void on_reply(sim *s, void *obj)
 static void on_arrive(sim *s, void *obj)
 {
     cmd *c = obj;
-    tf_redis_arrive_from(&c->w->r, s, c, c->service, on_reply, c->waker, c->waker_busy);
+    tf_redis_arrive_from(&c->w->r, s, c, c->service, on_reply, c->waker, c->waker_busy, c->waker_busy);
 }
 
 static void world_init(world *w, long io_threads, int on_host, double cores)
