@@ -101,7 +101,7 @@ static void on_cron(sim *s, void *obj)
     r->cron_armed = 0;
     if (!r->active)
         return;
-    if (!r->in_cycle)
+    if (!r->in_cycle && !r->busy)
         threads_stop(r, s);
     else
         arm_cron(r, s);

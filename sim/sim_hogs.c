@@ -16,8 +16,6 @@ void sim_hogs_init(sim_hogs *h, int cores, double tick, double slice, int n, sim
     h->q = malloc((size_t)n * sizeof *h->q);
     h->defer = malloc((size_t)cores * sizeof *h->defer);
     assert(h->t && h->on && h->q && h->defer && "out of memory");
-    for (int i = 0; i < n; i++)
-        h->t[i].h = h;
     for (int c = 0; c < cores; c++)
         h->on[c] = -1;
     h->qhead = h->qlen = 0;

@@ -50,7 +50,6 @@ typedef struct sim_hog {
     uint64_t seq;       /* sequence number of the completion event armed (0: none) */
     void *obj;
     sim_fn fn;
-    struct sim_hogs *h;
 } sim_hog;
 
 typedef struct sim_hogs {
