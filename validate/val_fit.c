@@ -694,8 +694,9 @@ val_fit_result *val_fit_file(const char *path, const val_fit_opts *o, sim_err *e
     size_t nn = val_samples_notes(rd, 0, &k_, &v_);
     for (size_t i = 0; i < nn; i++) {
         val_samples_notes(rd, i, &k_, &v_);
-        snprintf(nk[i], sizeof nk[i], "%s", k_);
-        snprintf(nv[i], sizeof nv[i], "%s", v_);
+        assert(strlen(k_) <= VAL_SAMPLES_OP_MAX && strlen(v_) <= VAL_SAMPLES_OP_MAX);
+        memcpy(nk[i], k_, strlen(k_) + 1);
+        memcpy(nv[i], v_, strlen(v_) + 1);
     }
     val_samples_reader_free(rd);
     val_fit_result *res = NULL;

@@ -238,8 +238,8 @@ static int check_note(val_samples_reader *r)
         return row_error(r, -1, "more than 16 different notes: '%s'", r->field[0]);
     if (i == r->nnotes)
         r->nnotes++;
-    snprintf(r->note_key[i], sizeof r->note_key[i], "%s", k);
-    snprintf(r->note_val[i], sizeof r->note_val[i], "%s", v);
+    memcpy(r->note_key[i], k, strlen(k) + 1); /* note_ok: at most 63 characters */
+    memcpy(r->note_val[i], v, strlen(v) + 1);
     return 0;
 }
 
