@@ -23,6 +23,7 @@
 #include <assert.h>
 #include <gsl/gsl_randist.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -269,7 +270,19 @@ static void annotate(const void *model, const sim_layout *lay, const sim_rep_res
              p->redis_io_threads * p->redis_io_per_thread);
 }
 
+/* Lower bounds of one replication: every request is at least three events
+ * (sent, at the server, its reply in) and the client's CPU on its loop. */
+static int check_size(const void *model, const sim_cfg *cfg, const mdl_limits *lim, sim_err *err)
+{
+    const tf_params *p = &((const rbmodel *)model)->p;
+    char why[160];
+    snprintf(why, sizeof why, "%ld requests, each at least 3 events and its client CPU on one loop",
+             p->total);
+    return mdl_check_size(cfg, "client", "total", 3.0 * (double)p->total,
+                          (double)p->total * p->client_cpu, why, lim, err);
+}
+
 const mdl_type mdl_redis_bench_type = {
     "redis_bench", "redis-benchmark against the Redis server of the tigerfans model (its keys)",
-    tf_params_schema, setup, free_model, replicate, annotate,
+    tf_params_schema, setup, free_model, replicate, annotate, check_size,
 };
