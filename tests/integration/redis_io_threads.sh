@@ -8,7 +8,7 @@ expect 0 "probe redis io-threads 4, auto levels" -- "$TFSIM" probe redis --socke
     --concurrency auto --ops paymentsession.get --count 120 --warmup 10 --format csv --out "$tmp/io4.csv"
 expect_err "io-threads 4 (reads too)" "probe redis: the server's io-threads"
 # levels 1, 7, 8, 16, 32; 8 clients take more than 4 times as long per GET as 7
-awk -F, 'NR > 1 { n++; c[$2] = $3 } END { exit !(n == 5 && (7 in c) && (8 in c) && (32 in c) && c[8] > 4 * c[7]) }' \
+awk -F, 'NR > 1 { n++; c[$2] = $4 } END { exit !(n == 5 && (7 in c) && (8 in c) && (32 in c) && c[8] > 4 * c[7]) }' \
     "$tmp/out" && ok || { bad "probe redis io4: levels 1,7,8,16,32 and the cliff at 8"; sed 's/^/    /' "$tmp/out"; }
 if [ "$(head -n 1 "$tmp/out")" = "operation,concurrency,n,mean_ms,p50_ms,p99_ms,max_ms,ops_per_s,server_cpu_us,server_cores" ]; then ok; else bad "probe redis: server CPU columns"; head -n 1 "$tmp/out"; fi
 if grep -q '^# redis.io_threads = 4$' "$tmp/io4.csv" && grep -q '^# redis.io_threads_do_reads = true$' "$tmp/io4.csv"; then ok; else bad "probe redis: io-threads notes in the samples"; head -4 "$tmp/io4.csv"; fi
@@ -19,14 +19,14 @@ expect 0 "a scenario with the fitted fragment" -- "$TFSIM" run "$tmp/io4-scen.in
 
 # compare learns the server's setting; with 16 webhooks per wave the model's
 # threads start and the webhooks slow down, as the live ones do
-for srv in default io4; do
-    sock=$TFSIM_REDIS_SOCKET
-    [ "$srv" = io4 ] && sock=$TFSIM_REDIS_IO4_SOCKET
-    expect 0 "compare webhooks, redis $srv" -- "$TFSIM" compare configs/live/pg_redis.ini \
+for rio_srv in default io4; do
+    rio_sock=$TFSIM_REDIS_SOCKET
+    [ "$rio_srv" = io4 ] && rio_sock=$TFSIM_REDIS_IO4_SOCKET
+    expect 0 "compare webhooks, redis $rio_srv" -- "$TFSIM" compare configs/live/pg_redis.ini \
         --vary client.concurrency=1,4,16 --set client.total=64 --set client.phases=checkout,webhook \
-        --reps 2 --format csv --params-out "$tmp/params-$srv.txt" \
-        --redis-socket "$sock" --pg-conninfo "$TFSIM_PG_CONNINFO"
-    cp "$tmp/out" "$tmp/cmp-$srv.csv"
+        --reps 2 --format csv --params-out "$tmp/params-$rio_srv.txt" \
+        --redis-socket "$rio_sock" --pg-conninfo "$TFSIM_PG_CONNINFO"
+    cp "$tmp/out" "$tmp/cmp-$rio_srv.csv"
 done
 if grep -q '^redis.io_threads=4$' "$tmp/params-io4.txt" && grep -q '^redis.io_threads_do_reads=true$' "$tmp/params-io4.txt" &&
     grep -q '^redis.io_threads=1$' "$tmp/params-default.txt"; then ok; else bad "compare: redis.io_threads from CONFIG GET"; fi
