@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "models/mdl.h"
+#include "models/tf_params.h"
 
 int cli_calib_base(const char *base_path, const val_tigerbench *tb, const char *arch,
                    const sim_cfg *ov, sim_cfg *cfg, sim_err *err)
@@ -62,52 +63,24 @@ int cli_calib_value(const sim_cfg *cfg, const char *key, double *v, sim_err *err
     return rc;
 }
 
-typedef struct pdef {
-    const char *key;
-    double lo, hi;
-    int fit; /* fitted unless --fit names others */
-} pdef;
-
-/* The parameters that cannot be measured directly, with bounds.
- * server.cpu_checkout is not fitted by default: at concurrency 1 the
- * measured checkout spends as much time outside its operations as reserve
- * (pg_pg: 1.11 vs 1.23 ms), so the data hold no checkout-specific CPU, and
- * a fitted one stands in for PostgreSQL session time that an architecture
- * with Redis sessions does not have (it cut the tb_redis checkout
- * prediction by a third). */
-static const pdef defaults[] = {
-    {"client.cpu", 2e-5, 5e-3, 1},
-    {"client.connect_cpu", 1e-5, 5e-2, 1},
-    {"client.connect_crowding", 1e-5, 1, 1},
-    {"server.cpu_request", 2e-5, 5e-3, 1},
-    {"server.cpu_webhook", 1e-6, 5e-3, 1},
-    {"server.cpu_checkout", 1e-6, 5e-3, 0},
-    {"client.crowding", 1e-6, 1, 1},
-    {"server.crowding", 1e-6, 1, 1},
-    {"server.accept_cpu", 1e-6, 2e-2, 1},
-    {"postgres.loop_cpu_query", 1e-6, 2e-3, 1},
-    {"postgres.query_cpu", 1e-6, 3e-3, 1},
-    {"postgres.row_cost", 1e-10, 2e-6, 1},
-    {"host.cores", 1, 64, 1},
-};
-
 int cli_calib_params(const char *list, const sim_cfg *cfg, val_calib_param *params, size_t max,
                      size_t *n, sim_err *err)
 {
     *n = 0;
-    size_t nd = sizeof defaults / sizeof defaults[0];
+    size_t nreg;
+    const tf_param *reg = tf_params_registry(&nreg);
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", list ? list : "");
-    const char *keys[64];
+    char keys[64][96];
     size_t nk = 0;
     if (list) {
         char *save = NULL;
         for (char *t = strtok_r(buf, ", ", &save); t && nk < 64; t = strtok_r(NULL, ", ", &save))
-            keys[nk++] = t;
+            snprintf(keys[nk++], sizeof keys[0], "%s", t);
     } else {
-        for (size_t i = 0; i < nd; i++)
-            if (defaults[i].fit)
-                keys[nk++] = defaults[i].key;
+        for (size_t i = 0; i < nreg && nk < 64; i++)
+            if (reg[i].fit)
+                tf_params_key(&reg[i], keys[nk++], sizeof keys[0]);
     }
     if (nk == 0)
         return sim_err_set(err, SIM_EINPUT, "--fit: no parameter given");
@@ -120,13 +93,11 @@ int cli_calib_params(const char *list, const sim_cfg *cfg, val_calib_param *para
         double v;
         if (cli_calib_value(cfg, keys[i], &v, err))
             return sim_err_prefix(err, "--fit: "), err->code;
+        const tf_param *r = tf_params_find(keys[i]);
         p->lo = 1e-9;
         p->hi = 1e9;
-        for (size_t j = 0; j < nd; j++)
-            if (!strcmp(defaults[j].key, keys[i])) {
-                p->lo = defaults[j].lo;
-                p->hi = defaults[j].hi;
-            }
+        if (r)
+            tf_params_fit_bounds(r, &p->lo, &p->hi);
         if (!(v > p->lo))
             v = p->lo * 10 < p->hi ? p->lo * 10 : p->lo;
         if (v > p->hi)

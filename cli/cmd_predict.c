@@ -196,8 +196,7 @@ int cmd_predict(int argc, char **argv)
             snprintf(q->key, sizeof q->key, "tigerbeetle.batch_base");
             snprintf(q->tmpl, sizeof q->tmpl, "gamma(shape=8, mean=%%.9g)");
             q->value = 1.6e-3;
-            q->lo = 1e-5;
-            q->hi = 0.1;
+            tf_params_fit_bounds(tf_params_find(q->key), &q->lo, &q->hi);
         }
         if (!strcmp(ta->payments, "redis")) {
             val_calib_param *q = &tp[ntp + own++];
@@ -207,8 +206,7 @@ int cmd_predict(int argc, char **argv)
                 rc = cli_fail(cmd, &err);
                 goto out;
             }
-            q->lo = 1e-6;
-            q->hi = 5e-3;
+            tf_params_fit_bounds(tf_params_find(q->key), &q->lo, &q->hi);
         }
         if (any && own > 0) {
             /* fit only the target's own parameters */

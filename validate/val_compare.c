@@ -361,13 +361,10 @@ size_t val_compare_overrides(const val_compare_calib *cal, const tf_params *p, d
         "server.cpu_request=%.9g\nserver.cpu_split=%.9g\nserver.cpu_checkout=%.9g\n"
         "server.cpu_webhook=%.9g\npostgres.loop_cpu_txn=%.9g\npostgres.loop_cpu_query=%.9g\n"
         "redis.loop_cpu=%.9g\ntigerbeetle.loop_cpu=%.9g\n"
-        "server.cpu_shape=1\nserver.crowding=0\nserver.accept_cpu=0\n"
-        "client.cpu=0\nclient.crowding=0\nclient.connect_cpu=0\nclient.keepalive=1000000\n"
-        "client.max_connections=1000000\nhost.client_on_host=true\n"
         "host.cores=%.9g\nhost.postgres_on_host=%s\nhost.rtt=%.9g\n"
         "postgres.query_cpu=%.9g\npostgres.commit_cpu=%.9g\npostgres.row_cost=%.9g\n"
         "postgres.sum_cpu=%.9g\n"
-        "postgres.jitter=1\npostgres.flush=%s\nredis.service=%s\nredis.save_extra=%.9g\n"
+        "postgres.flush=%s\nredis.service=%s\nredis.save_extra=%.9g\n"
         "server.wake_cpu=%.9g\npostgres.wake_cpu=%.9g\n"
         "host.redis_on_host=%s\nhost.wake_affine=%s\n",
         req, fmin(1, fmax(0, split)), s * p->cpu_checkout, s * p->cpu_webhook,
@@ -376,7 +373,19 @@ size_t val_compare_overrides(const val_compare_calib *cal, const tf_params *p, d
         cal->pg_on_host ? "true" : "false", cal->rtt, cal->query_cpu, cal->query_cpu, cal->row_cost, cal->sum_cpu,
         cal->flush, cal->redis_service, cal->save_extra, cal->wake, cal->pg_wake,
         cal->redis_on_host ? "true" : "false", cal->pg_on_host ? "true" : "false");
-    return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+    size_t used = n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+    /* the keys whose registry row gives the live driver's value (no HTTP
+     * layer, no load generator of its own) */
+    size_t nreg;
+    const tf_param *reg = tf_params_registry(&nreg);
+    for (size_t i = 0; i < nreg && used + 1 < len; i++) {
+        if (!reg[i].live)
+            continue;
+        n = snprintf(buf + used, len - used, "%s.%s=%s\n", reg[i].k.section, reg[i].k.key,
+                     reg[i].live);
+        used += n < 0 ? 0 : (size_t)n < len - used ? (size_t)n : len - used - 1;
+    }
+    return used;
 }
 
 /* ---- the comparison ---- */
