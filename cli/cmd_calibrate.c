@@ -97,6 +97,8 @@ int cmd_calibrate(int argc, char **argv)
     sim_cfg *ov = sim_cfg_new(), *cfg = sim_cfg_new();
     cli_calib_args ca = {NULL, NULL, SIM_FMT_TEXT, 1, 2, 0, ov};
     val_tigerbench *tb = NULL;
+    val_series ser;
+    memset(&ser, 0, sizeof ser);
     int rc = EXIT_OK;
     sim_err err;
     sim_err_clear(&err);
@@ -154,9 +156,13 @@ int cmd_calibrate(int argc, char **argv)
     val_calib_point pts[256];
     size_t npts;
     val_series_opts so = {rows0, 1e5};
+    if (val_series_build(tb, &so, &ser, &err)) {
+        rc = cli_fail(cmd, &err);
+        goto out;
+    }
     val_calib_param params[32];
     size_t np;
-    if (val_calib_points(tb, arch, &so, pts, 256, &npts, &err) ||
+    if (val_calib_points(tb, &ser, arch, pts, 256, &npts, &err) ||
         cli_calib_params(fit, cfg, params, 32, &np, &err)) {
         rc = cli_fail(cmd, &err);
         goto out;
@@ -291,6 +297,7 @@ int cmd_calibrate(int argc, char **argv)
     sim_table_free(kt);
     sim_table_free(pt);
 out:
+    val_series_fini(&ser);
     val_tigerbench_free(tb);
     sim_cfg_free(ov);
     sim_cfg_free(cfg);

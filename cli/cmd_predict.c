@@ -76,6 +76,8 @@ int cmd_predict(int argc, char **argv)
     int recal = 0;
     sim_cfg *ov = sim_cfg_new(), *bcfg = sim_cfg_new(), *tcfg = sim_cfg_new();
     val_tigerbench *tb = NULL;
+    val_series ser;
+    memset(&ser, 0, sizeof ser);
     int rc = EXIT_OK;
     sim_err err;
     sim_err_clear(&err);
@@ -129,9 +131,13 @@ int cmd_predict(int argc, char **argv)
         goto out;
     }
     val_series_opts so = {rows0, 1e5};
+    if (val_series_build(tb, &so, &ser, &err)) {
+        rc = cli_fail(cmd, &err);
+        goto out;
+    }
     val_calib_point bpts[256];
     size_t nb;
-    if (val_calib_points(tb, basearch, &so, bpts, 256, &nb, &err)) {
+    if (val_calib_points(tb, &ser, basearch, bpts, 256, &nb, &err)) {
         rc = cli_fail(cmd, &err);
         goto out;
     }
@@ -185,7 +191,7 @@ int cmd_predict(int argc, char **argv)
             lp.kind[i] = k ? k->mean : NAN;
             any |= k != NULL;
         }
-        if (val_calib_series_state(tb, target, ck[0], &so, &lp.holds_rows, &lp.goodies, &err)) {
+        if (val_series_state(&ser, target, ck[0], &lp.holds_rows, &lp.goodies, NULL, NULL, &err)) {
             rc = cli_fail(cmd, &err);
             goto out;
         }
@@ -244,8 +250,8 @@ int cmd_predict(int argc, char **argv)
         }
         for (int k = 0; k < TF_NKINDS; k++)
             tpts[i].kind[k] = NAN;
-        if (val_calib_series_state(tb, target, levels[i], &so, &tpts[i].holds_rows,
-                                   &tpts[i].goodies, &err)) {
+        if (val_series_state(&ser, target, levels[i], &tpts[i].holds_rows,
+                                   &tpts[i].goodies, NULL, NULL, &err)) {
             rc = cli_fail(cmd, &err);
             goto out;
         }
@@ -324,6 +330,7 @@ int cmd_predict(int argc, char **argv)
         fprintf(nf, "%s%s's measured throughput is not in %s: no errors to report\n",
                 fmt == SIM_FMT_TEXT ? "\n" : "", target, file);
 out:
+    val_series_fini(&ser);
     val_tigerbench_free(tb);
     sim_cfg_free(ov);
     sim_cfg_free(bcfg);

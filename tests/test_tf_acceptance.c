@@ -29,7 +29,9 @@ static void test_pg_pg_shipped_config(void **state)
     val_calib_point pts[64];
     size_t n;
     val_series_opts so = {0, 1e5};
-    assert_int_equal(val_calib_points(tb, "pg_pg", &so, pts, 64, &n, &err), SIM_OK);
+    val_series ser;
+    assert_int_equal(val_series_build(tb, &so, &ser, &err), SIM_OK);
+    assert_int_equal(val_calib_points(tb, &ser, "pg_pg", pts, 64, &n, &err), SIM_OK);
     sim_cfg *cfg = sim_cfg_new();
     if (sim_cfg_load(cfg, "configs/tigerfans/pg_pg.ini", &err))
         fail_msg("%s", err.msg);
@@ -65,6 +67,7 @@ static void test_pg_pg_shipped_config(void **state)
         fail_msg("%d of %d figures outside the tolerance (15%% throughput, 25%% timings)",
                  bad, checked);
     sim_cfg_free(cfg);
+    val_series_fini(&ser);
     val_tigerbench_free(tb);
 }
 

@@ -213,110 +213,11 @@ int val_calib_fit(const sim_cfg *base, const char *const *ov, size_t nov, val_ca
     return rc;
 }
 
-/* ---- the benchmark series ---- */
-
-static int cmp_long(const void *a, const void *b)
-{
-    long x = *(const long *)a, y = *(const long *)b;
-    return (x > y) - (x < y);
-}
-
-/* Distinct concurrencies of every architecture in the file, ascending. */
-static size_t all_levels(const val_tigerbench *tb, long *out, size_t max)
-{
-    size_t n = 0;
-    for (size_t a = 0; a < val_tigerbench_narch(tb); a++) {
-        long buf[256];
-        size_t k = val_tigerbench_concurrencies(val_tigerbench_arch_at(tb, a),
-                                                VAL_TIGERBENCH_PHASE_ROWS | VAL_TIGERBENCH_KIND_ROWS,
-                                                buf, 256);
-        for (size_t i = 0; i < k && i < 256; i++) {
-            int seen = 0;
-            for (size_t j = 0; j < n && !seen; j++)
-                seen = out[j] == buf[i];
-            if (!seen && n < max)
-                out[n++] = buf[i];
-        }
-    }
-    qsort(out, n, sizeof *out, cmp_long);
-    return n;
-}
-
-/* Repetitions per group: the most repetitions any phase group has (3 in
- * the TigerFans series), at least 1. */
-static int series_reps(const val_tigerbench *tb)
-{
-    int reps = 1;
-    for (size_t a = 0; a < val_tigerbench_narch(tb); a++) {
-        const val_tigerbench_arch *x = val_tigerbench_arch_at(tb, a);
-        for (size_t i = 0; i < x->nphases; i++)
-            if (x->phases[i].reps > reps)
-                reps = x->phases[i].reps;
-        for (size_t i = 0; i < x->nkinds; i++)
-            if (x->kinds[i].reps > reps)
-                reps = x->kinds[i].reps;
-    }
-    return reps;
-}
-
-/* Requests per phase in the series (the total column of phase rows; 1000
- * when the file has none). */
-static double series_total(const val_tigerbench *tb)
-{
-    for (size_t a = 0; a < val_tigerbench_narch(tb); a++) {
-        const val_tigerbench_arch *x = val_tigerbench_arch_at(tb, a);
-        if (x->nphases && x->phases[0].reps > 0)
-            return (double)x->phases[0].total / x->phases[0].reps;
-    }
-    return 1000;
-}
-
-int val_calib_series_state(const val_tigerbench *tb, const char *arch, long c,
-                           const val_series_opts *so, double *rows, double *goodies, sim_err *err)
-{
-    const val_tigerbench_arch *target;
-    if (val_tigerbench_arch_get(tb, arch, &target, err))
-        return err->code;
-    long levels[512];
-    size_t nl = all_levels(tb, levels, 512);
-    size_t li = 0;
-    while (li < nl && levels[li] < c)
-        li++;
-    int reps = series_reps(tb);
-    double total = series_total(tb);
-    double r = 0, g_pg = 0, g_tb = 0;
-    /* Every repetition that ran before the target's middle one: all of the
-     * lower levels, then, at the target's level (li; nl when c lies beyond
-     * every level in the file), the architectures before it. */
-    for (size_t l = 0; l <= li; l++) {
-        for (size_t a = 0; a < val_tigerbench_narch(tb); a++) {
-            const val_tigerbench_arch *x = val_tigerbench_arch_at(tb, a);
-            int here = l == li && x == target;
-            int nrep = here ? (reps - 1) / 2 : reps;
-            int xpg = !strcmp(x->accounting, "pg");
-            int redis = !strcmp(x->payments, "redis");
-            if (xpg) {
-                r += 4 * total * nrep;
-                g_pg += (redis ? 2 : 1) * total * nrep;
-            } else {
-                g_tb += 2 * total * nrep;
-            }
-            if (here)
-                break;
-        }
-    }
-    int pg = !strcmp(target->accounting, "pg");
-    *rows = so->rows0 + r;
-    double left = so->goodies0 - (pg ? g_pg : g_tb);
-    *goodies = left > 0 ? left : 0;
-    return SIM_OK;
-}
-
 static const char *const kind_names[TF_NKINDS] = {
     "accounting.hold",    "accounting.commit_order", "paymentsession.save", "paymentsession.get",
     "paymentsession.fulfill", "paymentsession.remove_pending", "db.add_order"};
 
-int val_calib_points(const val_tigerbench *tb, const char *arch, const val_series_opts *so,
+int val_calib_points(const val_tigerbench *tb, const val_series *ser, const char *arch,
                      val_calib_point *pts, size_t max, size_t *n, sim_err *err)
 {
     const val_tigerbench_arch *a;
@@ -334,6 +235,7 @@ int val_calib_points(const val_tigerbench *tb, const char *arch, const val_serie
             return sim_err_set(err, SIM_EINPUT, "%s: more than %zu concurrencies",
                                val_tigerbench_name(tb), max);
         val_calib_point *p = &pts[(*n)++];
+        memset(p, 0, sizeof *p);
         p->concurrency = cs[i];
         p->weight = 1;
         for (int k = 0; k < TF_NPHASES; k++) {
@@ -344,7 +246,7 @@ int val_calib_points(const val_tigerbench *tb, const char *arch, const val_serie
             const val_tigerbench_kind *kd = val_tigerbench_kind_get(a, kind_names[k], cs[i]);
             p->kind[k] = kd ? kd->mean : NAN;
         }
-        if (val_calib_series_state(tb, arch, cs[i], so, &p->holds_rows, &p->goodies, err))
+        if (val_series_state(ser, arch, cs[i], &p->holds_rows, &p->goodies, NULL, NULL, err))
             return err->code;
     }
     return SIM_OK;

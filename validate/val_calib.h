@@ -26,6 +26,7 @@
 #include "models/tf_sim.h"
 #include "sim/sim_cfg.h"
 #include "sim/sim_err.h"
+#include "validate/val_series.h"
 
 typedef struct val_calib_point {
     long concurrency;
@@ -60,36 +61,15 @@ typedef struct val_calib_sim {
     double kind[TF_NKINDS];
 } val_calib_sim;
 
-/* The benchmark series behind a TigerBench file: which database state each
- * measured point ran against.  The TigerFans series runs every
- * concurrency level in ascending order and, within a level, every
- * architecture (in the order the file first shows them) for `reps`
- * repetitions.  Every repetition of an architecture with PostgreSQL
- * accounting adds rows_per_rep rows to the holds table (two per hold;
- * checkout and reserve hold once per request) and the table is never
- * emptied; goodies posted by earlier repetitions are gone (PostgreSQL
- * sessions post one per commit-phase request, Redis sessions also one per
- * webhook; TigerBeetle keeps its own goodie account).  A point stands for
- * the middle repetition of its group. */
-typedef struct val_series_opts {
-    double rows0;         /* holds rows before the series started */
-    double goodies0;      /* goodies at the start of the series */
-} val_series_opts;
-
 struct val_tigerbench;
 /* Fill pts (up to max) with the points of architecture arch: one per
  * concurrency with phase rows (measured throughputs and kinds), or, when
  * the file has only kind rows for arch, one per concurrency with kind rows
- * (throughputs NaN).  Database state from the series model above.  Returns
- * SIM_OK and the count in *n, or SIM_EINPUT naming the file. */
-int val_calib_points(const struct val_tigerbench *tb, const char *arch, const val_series_opts *so,
+ * (throughputs NaN).  Database state from the series (val_series, built
+ * from the same file).  Returns SIM_OK and the count in *n, or SIM_EINPUT
+ * naming the file. */
+int val_calib_points(const struct val_tigerbench *tb, const val_series *ser, const char *arch,
                      val_calib_point *pts, size_t max, size_t *n, sim_err *err);
-
-/* Database state for arch at concurrency c under the series model (for
- * predicting points that the file does not hold). */
-int val_calib_series_state(const struct val_tigerbench *tb, const char *arch, long c,
-                           const val_series_opts *so, double *rows, double *goodies,
-                           sim_err *err);
 
 /* Simulate every point with the base config plus `overrides` (an array of
  * "section.key=value" strings, may be NULL) and the parameter values.
