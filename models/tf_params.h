@@ -19,7 +19,10 @@
  *         default comes from"},
  *     plus, when calibration may fit it, .fit_lo/.fit_hi (bounds, > 0: the
  *     search is in log space) and .fit = 1 when `tfsim calibrate` fits it
- *     by default; plus .live = "value" when the live comparison (`tfsim
+ *     by default, .demand = 1 for a CPU or service cost (the light-load
+ *     start of a calibration scales those together), .own = TF_OWN_* when
+ *     a predicted architecture's own light-load timings fix it; plus
+ *     .live = "value" when the live comparison (`tfsim
  *     compare`, whose live driver has no HTTP layer and no load generator
  *     of its own) must simulate it at a fixed value;
  *  3. `bin/tfsim config --update-readme README.md` (the config reference).
@@ -121,6 +124,15 @@ typedef struct tf_params {
     uint64_t max_pending;
 } tf_params;
 
+/* The data the embedded defaults were calibrated on: the architecture and
+ * the data hash of its points (val_calib: measured values, weights and
+ * database states) in tests/data/calibration.csv.  `tfsim predict` uses
+ * the defaults as the baseline's calibration for exactly these data; a
+ * unit test (test_val_predict) fails when the data or their reading change
+ * without this line.  Update it with a new calibration of the defaults. */
+#define TF_PARAMS_CALIBRATED_ARCH "pg_pg"
+#define TF_PARAMS_CALIBRATED_DATA "0000000000000000"
+
 /* ---- the registry ---- */
 
 /* Where a row's value is stored in tf_params: the C type of the field. */
@@ -141,10 +153,25 @@ typedef struct tf_param {
     double fit_lo, fit_hi; /* calibration bounds, 0 < fit_lo < fit_hi; 0, 0: not given (a
                               fit then takes the schema range, its lower end at least 1e-9) */
     int fit;               /* 1: fitted by `tfsim calibrate` without --fit */
+    int demand;            /* 1: a CPU or service cost per request or operation: the
+                              calibration's light-load start scales the fitted ones
+                              together (the machine's speed) */
+    int own;               /* TF_OWN_* bits: a predicted architecture with these
+                              backends fixes this parameter from its own light-load
+                              operation timings (`tfsim predict`) */
     const char *live;      /* the value `tfsim compare` simulates with, or NULL (the
                               config's or the calibration's) */
     const char *source;    /* where the default comes from */
 } tf_param;
+
+/* Which backends make a parameter the predicted architecture's own. */
+enum {
+    TF_OWN_TB = 1,            /* TigerBeetle accounting: its hold and commit_order timings */
+    TF_OWN_REDIS = 2,         /* Redis payment sessions: the session timings */
+    TF_OWN_PG = 4,            /* PostgreSQL statements (every architecture: db.add_order) */
+    TF_OWN_PG_ACCOUNTING = 8  /* PostgreSQL accounting: its hold timing gives the database
+                                 state it ran against (postgres.holds_rows) */
+};
 
 /* Field designators for registry rows; the _Generic fails to compile when
  * the field is not of the named C type. */

@@ -35,9 +35,11 @@ static void test_pg_pg_shipped_config(void **state)
     sim_cfg *cfg = sim_cfg_new();
     if (sim_cfg_load(cfg, "configs/tigerfans/pg_pg.ini", &err))
         fail_msg("%s", err.msg);
-    val_calib_opts o = {1, 10, 0, 0.25, 1e-3, 2, NULL, NULL};
+    val_calib_opts o;
+    val_calib_opts_init(&o);
+    o.reps = 10;
     val_calib_sim sims[64];
-    assert_int_equal(val_calib_simulate(cfg, NULL, 0, NULL, 0, pts, n, &o, sims, &err), SIM_OK);
+    assert_int_equal(val_calib_simulate(cfg, NULL, 0, pts, n, &o, sims, &err), SIM_OK);
     int checked = 0, bad = 0;
     for (size_t k = 0; k < n; k++) {
         long c = pts[k].concurrency;

@@ -15,6 +15,7 @@
 #include "models/mdl.h"
 #include "models/mdl_sweep.h"
 #include "sim/sim_rep.h"
+#include "sim/sim_stats.h"
 #include "validate/val_fit.h"
 
 /* ---- configs ---- */
@@ -467,30 +468,22 @@ static void amdahl(val_compare *c, const char *key)
 
 static void errors(val_compare *c)
 {
-    double se = 0, sa = 0, mx = 0;
-    int ne = 0, na = 0;
+    sim_mape se, sa;
+    sim_mape_init(&se);
+    sim_mape_init(&sa);
     for (size_t i = 0; i < c->n; i++) {
         const val_compare_point *pt = &c->pts[i];
         for (int ph = 0; ph < TF_NPHASES; ph++) {
             double live = pt->live.phase[ph].throughput;
             if (pt->live.phase_ran[ph] != 1 || !(live > 0))
                 continue;
-            double e = fabs(pt->sim[ph] - live) / live * 100;
-            if (isfinite(e)) {
-                se += e;
-                ne++;
-                mx = fmax(mx, e);
-            }
-            double a = fabs(pt->amdahl[ph] - live) / live * 100;
-            if (isfinite(a)) {
-                sa += a;
-                na++;
-            }
+            sim_mape_add(&se, pt->sim[ph], live);
+            sim_mape_add(&sa, pt->amdahl[ph], live);
         }
     }
-    c->mape = ne ? se / ne : NAN;
-    c->max_err = ne ? mx : NAN;
-    c->mape_amdahl = na ? sa / na : NAN;
+    c->mape = sim_mape_mean(&se);
+    c->max_err = se.n ? se.max : NAN;
+    c->mape_amdahl = sim_mape_mean(&sa);
 }
 
 void val_compare_analyse(val_compare *c, const char *key)
@@ -694,15 +687,20 @@ void val_compare_table(const val_compare *c, const char *key, sim_table *t)
         cn = sim_table_col(t, "live_runs", "%.0f"), cr = sim_table_col(t, "live_range_pct", "%.1f"),
         clw = sim_table_col(t, "live_cpu_wait", "%.2f"), csw = sim_table_col(t, "sim_cpu_wait", "%.2f");
     sim_table_group_by(t, cs);
-    double tot_e[TF_NPHASES] = {0}, tot_a[TF_NPHASES] = {0}, mx[TF_NPHASES] = {0};
-    int n_e[TF_NPHASES] = {0}, n_a[TF_NPHASES] = {0};
+    sim_mape me[TF_NPHASES], ma[TF_NPHASES];
+    for (int ph = 0; ph < TF_NPHASES; ph++) {
+        sim_mape_init(&me[ph]);
+        sim_mape_init(&ma[ph]);
+    }
     for (int ph = 0; ph < TF_NPHASES; ph++) {
         if (!c->phase_on[ph])
             continue;
         for (size_t i = 0; i < c->n; i++) {
             const val_compare_point *pt = &c->pts[i];
             double live = pt->live.phase_ran[ph] ? pt->live.phase[ph].throughput : NAN;
-            double e = (pt->sim[ph] - live) / live * 100, a = (pt->amdahl[ph] - live) / live * 100;
+            int counted = pt->live.phase_ran[ph] == 1;
+            double e = sim_mape_add(counted ? &me[ph] : NULL, pt->sim[ph], live),
+                   a = sim_mape_add(counted ? &ma[ph] : NULL, pt->amdahl[ph], live);
             sim_table_row(t);
             sim_table_str(t, cs, "point");
             sim_table_str(t, cv, pt->value);
@@ -718,15 +716,6 @@ void val_compare_table(const val_compare *c, const char *key, sim_table *t)
             sim_table_num(t, cr, (pt->live_hi[ph] - pt->live_lo[ph]) / live * 100);
             sim_table_num(t, clw, pt->live_wait);
             sim_table_num(t, csw, pt->sim_wait);
-            if (pt->live.phase_ran[ph] == 1 && isfinite(e)) {
-                tot_e[ph] += fabs(e);
-                n_e[ph]++;
-                mx[ph] = fmax(mx[ph], fabs(e));
-            }
-            if (pt->live.phase_ran[ph] == 1 && isfinite(a)) {
-                tot_a[ph] += fabs(a);
-                n_a[ph]++;
-            }
         }
     }
     for (int ph = 0; ph <= TF_NPHASES; ph++) {
@@ -736,9 +725,9 @@ void val_compare_table(const val_compare *c, const char *key, sim_table *t)
         sim_table_str(t, cs, "mape");
         sim_table_str(t, cp, ph < TF_NPHASES ? tf_phase_names[ph] : "all");
         if (ph < TF_NPHASES) {
-            sim_table_num(t, ce, n_e[ph] ? tot_e[ph] / n_e[ph] : NAN);
-            sim_table_num(t, cae, n_a[ph] ? tot_a[ph] / n_a[ph] : NAN);
-            sim_table_num(t, cmx, n_e[ph] ? mx[ph] : NAN);
+            sim_table_num(t, ce, sim_mape_mean(&me[ph]));
+            sim_table_num(t, cae, sim_mape_mean(&ma[ph]));
+            sim_table_num(t, cmx, me[ph].n ? me[ph].max : NAN);
         } else {
             sim_table_num(t, ce, c->mape);
             sim_table_num(t, cae, c->mape_amdahl);
