@@ -298,20 +298,76 @@ static double light_objective(double s, void *arg)
     return evaluate(c);
 }
 
+int val_calib_scale(const sim_cfg *base, val_calib_param *params, size_t np, const int *which,
+                    const val_calib_point *pts, size_t npts, const val_calib_opts *o,
+                    double range, double *factor, unsigned *evals, sim_err *err)
+{
+    double scale[VAL_CALIB_MAX_PARAMS], x0[VAL_CALIB_MAX_PARAMS];
+    int any = 0;
+    assert(np <= VAL_CALIB_MAX_PARAMS && range > 1);
+    for (size_t i = 0; i < np; i++) {
+        scale[i] = which[i] != 0;
+        any |= which[i] != 0;
+        x0[i] = log(params[i].value);
+    }
+    *factor = 1;
+    if (!any || npts == 0)
+        return SIM_OK;
+    val_calib_sim *sims = calloc(npts, sizeof *sims);
+    assert(sims);
+    fit_ctx c = {base, params, np, pts, npts, o, sims, err, 0, 0, 0, scale};
+    light_ctx l = {&c, x0};
+    /* a grid of factors 1/range..range brackets the best, then Brent */
+    enum { NG = 9 };
+    double g[NG], f[NG];
+    int best = 0;
+    for (int i = 0; i < NG && !c.failed; i++) {
+        g[i] = log(range) * (2.0 * i / (NG - 1) - 1);
+        f[i] = light_objective(g[i], &l);
+        if (f[i] < f[best])
+            best = i;
+    }
+    double sbest = g[best];
+    if (!c.failed && best > 0 && best < NG - 1) {
+        gsl_function fn = {light_objective, &l};
+        gsl_min_fminimizer *m = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
+        assert(m);
+        gsl_error_handler_t *old = gsl_set_error_handler_off();
+        if (gsl_min_fminimizer_set_with_values(m, &fn, g[best], f[best], g[best - 1], f[best - 1],
+                                               g[best + 1], f[best + 1]) == GSL_SUCCESS) {
+            for (int it = 0; it < 12 && !c.failed; it++) {
+                if (gsl_min_fminimizer_iterate(m) != GSL_SUCCESS)
+                    break;
+                if (gsl_min_test_interval(gsl_min_fminimizer_x_lower(m),
+                                          gsl_min_fminimizer_x_upper(m), 0.01, 0) == GSL_SUCCESS)
+                    break;
+            }
+            sbest = gsl_min_fminimizer_x_minimum(m);
+        }
+        gsl_set_error_handler(old);
+        gsl_min_fminimizer_free(m);
+    }
+    if (evals)
+        *evals += c.evals;
+    free(sims);
+    if (c.failed)
+        return err->code;
+    for (size_t i = 0; i < np; i++)
+        params[i].value = clamp_exp(&params[i], x0[i] + (scale[i] ? sbest : 0));
+    *factor = exp(sbest);
+    return SIM_OK;
+}
+
 /* Scale the fitted demands together so that the lowest concurrency's
- * point matches best: the bracket from a grid of factors 1/4..4, then
- * GSL's Brent minimiser on it.  Leaves params at the best scale. */
+ * point matches best (factors 1/4..4).  Leaves params at the best scale. */
 static int light_start(const sim_cfg *base, val_calib_param *params, size_t np,
                        const val_calib_point *pts, size_t npts, const val_calib_opts *o,
                        unsigned *evals, sim_err *err)
 {
-    double scale[VAL_CALIB_MAX_PARAMS], x0[VAL_CALIB_MAX_PARAMS];
-    int any = 0;
+    int which[VAL_CALIB_MAX_PARAMS];
     for (size_t i = 0; i < np; i++) {
         const tf_param *r = tf_params_find(params[i].key);
-        scale[i] = r && r->demand;
-        any |= scale[i] != 0;
-        x0[i] = log(params[i].value);
+        which[i] = r && r->demand;
     }
     /* the fitted point of lowest concurrency with throughputs */
     size_t k0 = npts;
@@ -322,54 +378,82 @@ static int light_start(const sim_cfg *base, val_calib_param *params, size_t np,
         if (thr && pts[k].weight > 0 && (k0 == npts || pts[k].concurrency < pts[k0].concurrency))
             k0 = k;
     }
-    if (!any || k0 == npts)
+    if (k0 == npts)
         return SIM_OK;
     val_calib_point p0 = pts[k0];
     p0.weight = 1;
-    val_calib_sim sim;
-    fit_ctx c = {base, params, np, &p0, 1, o, &sim, err, 0, 0, 0, scale};
-    light_ctx l = {&c, x0};
-    enum { NG = 7 };
-    double g[NG], f[NG];
-    int best = 0;
-    for (int i = 0; i < NG; i++) {
-        g[i] = log(4) * (2.0 * i / (NG - 1) - 1);
-        c.done = 0.1 * i / NG;
-        f[i] = light_objective(g[i], &l);
-        if (c.failed) {
-            *evals += c.evals;
-            return err->code;
-        }
-        if (f[i] < f[best])
-            best = i;
-    }
-    double s = g[best];
-    if (best > 0 && best < NG - 1) {
-        gsl_function fn = {light_objective, &l};
-        gsl_min_fminimizer *m = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
-        assert(m);
-        gsl_set_error_handler_off();
-        if (gsl_min_fminimizer_set_with_values(m, &fn, g[best], f[best], g[best - 1], f[best - 1],
-                                               g[best + 1], f[best + 1]) == GSL_SUCCESS) {
-            for (int it = 0; it < 12 && !c.failed; it++) {
-                c.done = 0.1 + 0.05 * it / 12;
-                if (gsl_min_fminimizer_iterate(m) != GSL_SUCCESS)
-                    break;
-                if (gsl_min_test_interval(gsl_min_fminimizer_x_lower(m),
-                                          gsl_min_fminimizer_x_upper(m), 0.01, 0) == GSL_SUCCESS)
-                    break;
-            }
-            s = gsl_min_fminimizer_x_minimum(m);
-        }
-        gsl_min_fminimizer_free(m);
-    }
-    *evals += c.evals;
-    if (c.failed)
-        return err->code;
-    for (size_t i = 0; i < np; i++)
-        params[i].value = clamp_exp(&params[i], x0[i] + (scale[i] ? s : 0));
-    return SIM_OK;
+    double f;
+    return val_calib_scale(base, params, np, which, &p0, 1, o, 4, &f, evals, err);
 }
+
+/* One Nelder-Mead run over c's points from params' values: initial step
+ * `step` (log units), until the simplex is smaller than tol, the best value
+ * stagnates (improves by less than STALL_REL over STALL_ITERS(np)
+ * iterations), or max_iter; the share done runs from done0 to done1. */
+#define STALL_REL 2e-3
+#define STALL_ITERS(np) ((unsigned)(np) + 1 > 10 ? (unsigned)(np) + 1 : 10)
+static int simplex(fit_ctx *c, double step, double tol, unsigned max_iter, double done0,
+                   double done1, unsigned *iters, double *fval)
+{
+    size_t np = c->np;
+    gsl_multimin_function f = {objective, np, c};
+    gsl_vector *x = gsl_vector_alloc(np), *st = gsl_vector_alloc(np);
+    assert(x && st);
+    for (size_t i = 0; i < np; i++) {
+        gsl_vector_set(x, i, log(c->params[i].value));
+        gsl_vector_set(st, i, step);
+    }
+    gsl_multimin_fminimizer *m =
+        gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, np);
+    assert(m);
+    c->done = done0;
+    int rc = SIM_OK;
+    if (gsl_multimin_fminimizer_set(m, &f, x, st) != GSL_SUCCESS || c->failed)
+        rc = c->failed ? c->err->code
+                       : sim_err_set(c->err, SIM_EFAIL, "calibration: cannot start the simplex");
+    double size0 = gsl_multimin_fminimizer_size(m);
+    double best = rc == SIM_OK ? m->fval : NAN;
+    unsigned it = 0, since = 0;
+    while (rc == SIM_OK && it < max_iter) {
+        it++;
+        /* the share done: iterations, or the simplex shrinking towards tol */
+        double size = gsl_multimin_fminimizer_size(m);
+        double conv = size < size0 && size0 > tol ? log(size0 / size) / log(size0 / tol) : 0;
+        double sh = fmax((double)it / max_iter, fmax(conv, (double)since / STALL_ITERS(np)));
+        c->done = done0 + (done1 - done0) * fmin(1, sh);
+        int status = gsl_multimin_fminimizer_iterate(m);
+        if (c->failed) {
+            rc = c->err->code;
+            break;
+        }
+        if (status != GSL_SUCCESS)
+            break; /* the simplex cannot improve further */
+        if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), tol) == GSL_SUCCESS)
+            break;
+        if (m->fval < best * (1 - STALL_REL)) {
+            best = m->fval;
+            since = 0;
+        } else if (++since >= STALL_ITERS(np)) {
+            break; /* improvements below what the simulation's noise can tell */
+        }
+    }
+    if (rc == SIM_OK) {
+        for (size_t i = 0; i < np; i++)
+            c->params[i].value = clamp_exp(&c->params[i], gsl_vector_get(m->x, i));
+        *fval = m->fval;
+    }
+    *iters += it;
+    gsl_multimin_fminimizer_free(m);
+    gsl_vector_free(x);
+    gsl_vector_free(st);
+    return rc;
+}
+
+/* Points of a first, coarser simplex: four spread over the fitted points
+ * by concurrency (the lowest, the highest and two between), a third of
+ * an evaluation's cost. */
+#define COARSE_POINTS 4
+#define COARSE_FROM 8
 
 int val_calib_fit(const sim_cfg *base, val_calib_param *params, size_t np,
                   const val_calib_point *pts, size_t npts, const val_calib_opts *o,
@@ -380,56 +464,40 @@ int val_calib_fit(const sim_cfg *base, val_calib_param *params, size_t np,
         if (!(params[i].lo > 0 && params[i].hi > params[i].lo && params[i].value > 0))
             return sim_err_set(err, SIM_EINPUT, "%s: calibration bounds must satisfy 0 < lo < hi "
                                "and the start value must be > 0", params[i].key);
-    unsigned ev = 0;
-    if (o->light_start && light_start(base, params, np, pts, npts, o, &ev, err))
-        return err->code;
+    /* only the points that count (held-out points are only reported) */
+    val_calib_point *act = calloc(npts ? npts : 1, sizeof *act);
     val_calib_sim *sims = calloc(npts ? npts : 1, sizeof *sims);
-    assert(sims);
-    fit_ctx c = {base, params, np, pts, npts, o, sims, err, 0, ev, o->light_start ? 0.15 : 0,
-                 NULL};
-    gsl_multimin_function f = {objective, np, &c};
-    gsl_vector *x = gsl_vector_alloc(np), *step = gsl_vector_alloc(np);
-    assert(x && step);
-    for (size_t i = 0; i < np; i++) {
-        gsl_vector_set(x, i, log(params[i].value));
-        gsl_vector_set(step, i, o->step > 0 ? o->step : 0.15);
+    assert(act && sims);
+    size_t na = 0;
+    for (size_t k = 0; k < npts; k++)
+        if (pts[k].weight > 0)
+            act[na++] = pts[k];
+    unsigned ev = 0;
+    int rc = o->light_start ? light_start(base, params, np, act, na, o, &ev, err) : SIM_OK;
+    fit_ctx c = {base, params, np, act, na, o, sims, err, 0, ev, 0, NULL};
+    double step = o->step > 0 ? o->step : 0.15, f = NAN;
+    double d0 = o->light_start ? 0.1 : 0;
+    *iters = 0;
+    if (rc == SIM_OK && na >= COARSE_FROM) {
+        /* the coarse simplex on a spread subset (act is in concurrency order) */
+        val_calib_point sub[COARSE_POINTS];
+        for (int i = 0; i < COARSE_POINTS; i++)
+            sub[i] = act[(size_t)i * (na - 1) / (COARSE_POINTS - 1)];
+        c.pts = sub;
+        c.npts = COARSE_POINTS;
+        rc = simplex(&c, step, 3 * o->tol, o->max_iter, d0, 0.5, iters, &f);
+        c.pts = act;
+        c.npts = na;
+        step /= 3;
+        d0 = 0.5;
     }
-    gsl_multimin_fminimizer *m =
-        gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, np);
-    assert(m);
-    int rc = SIM_OK;
-    if (gsl_multimin_fminimizer_set(m, &f, x, step) != GSL_SUCCESS || c.failed)
-        rc = c.failed ? err->code
-                      : sim_err_set(err, SIM_EFAIL, "calibration: cannot start the simplex");
-    double size0 = gsl_multimin_fminimizer_size(m), base_done = c.done;
-    unsigned it = 0;
-    while (rc == SIM_OK && it < o->max_iter) {
-        it++;
-        /* the share done: iterations, or the simplex shrinking towards tol */
-        double size = gsl_multimin_fminimizer_size(m);
-        double conv = size < size0 && size0 > o->tol ? log(size0 / size) / log(size0 / o->tol) : 0;
-        c.done = base_done + (1 - base_done) * fmin(1, fmax((double)it / o->max_iter, conv));
-        int st = gsl_multimin_fminimizer_iterate(m);
-        if (c.failed) {
-            rc = err->code;
-            break;
-        }
-        if (st != GSL_SUCCESS)
-            break; /* the simplex cannot improve further */
-        if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), o->tol) == GSL_SUCCESS)
-            break;
-    }
-    if (rc == SIM_OK) {
-        for (size_t i = 0; i < np; i++)
-            params[i].value = clamp_exp(&params[i], gsl_vector_get(m->x, i));
-        *fval = m->fval;
-        *iters = it;
-    }
+    if (rc == SIM_OK)
+        rc = simplex(&c, step, o->tol, o->max_iter, d0, 1, iters, &f);
+    if (rc == SIM_OK)
+        *fval = f;
     if (evals)
         *evals = c.evals;
-    gsl_multimin_fminimizer_free(m);
-    gsl_vector_free(x);
-    gsl_vector_free(step);
+    free(act);
     free(sims);
     return rc;
 }

@@ -116,6 +116,14 @@ int val_calib_simulate(const sim_cfg *base, const val_calib_param *params, size_
                        const val_calib_point *pts, size_t npts, const val_calib_opts *o,
                        val_calib_sim *sims, sim_err *err);
 
+/* Scale the parameters with which[i] != 0 together by one factor in
+ * 1/range..range (log scale: a grid of 9 then GSL's Brent minimiser) to
+ * minimise the objective at pts; the others stay.  Leaves params at the
+ * best factor (*factor).  *evals (may be NULL) counts evaluations. */
+int val_calib_scale(const sim_cfg *base, val_calib_param *params, size_t np, const int *which,
+                    const val_calib_point *pts, size_t npts, const val_calib_opts *o,
+                    double range, double *factor, unsigned *evals, sim_err *err);
+
 /* The objective for given simulated values (weighted squared log errors). */
 double val_calib_objective(const val_calib_point *pts, const val_calib_sim *sims, size_t npts,
                            double kind_weight);

@@ -86,6 +86,7 @@ typedef struct val_prediction {
     val_calibration own;           /* the target's light-load fit (owned; own.np = 0: none) */
     long c0;                       /* the target's light-load concurrency (0: no timings) */
     double rows_series, rows_timing; /* target's holds rows at c0: the series', its hold's */
+    double rel[TF_NKINDS];         /* baseline simulated / measured at c0 per kind (1: none) */
     char target[VAL_TIGERBENCH_NAME_MAX];
     val_predict_point pts[VAL_CALIB_MAX_POINTS];
     size_t n;
