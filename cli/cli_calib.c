@@ -141,7 +141,7 @@ static int cache_save(void *ctx, const val_calibration *c, sim_err *err)
     if (o < olen)
         snprintf(ov + o, olen - o, "objective=%.17g iterations=%u", c->objective, c->iters);
     char title[700];
-    snprintf(title, sizeof title, "calibration of %s on %s (key %s)", c->arch, c->file, c->key);
+    snprintf(title, sizeof title, "%s of %s on %s (key %s)", c->what, c->arch, c->file, c->key);
     rep_manifest m = {"calibrate",  title, ini, ov, c->fit_opts.seed, c->fit_opts.reps,
                       tfsim_build_rev, tfsim_build_flags, key_hash(c->key)};
     sim_table *t = sim_table_new(NULL);

@@ -317,18 +317,30 @@ int val_calib_scale(const sim_cfg *base, val_calib_param *params, size_t np, con
     assert(sims);
     fit_ctx c = {base, params, np, pts, npts, o, sims, err, 0, 0, 0, scale};
     light_ctx l = {&c, x0};
-    /* a grid of factors 1/range..range brackets the best, then Brent */
-    enum { NG = 9 };
-    double g[NG], f[NG];
-    int best = 0;
-    for (int i = 0; i < NG && !c.failed; i++) {
-        g[i] = log(range) * (2.0 * i / (NG - 1) - 1);
+    /* a grid of factors 1/range..range, widened while the best is at an
+     * end (up to MORE steps more on each side), brackets the best, then
+     * Brent inside the bracket */
+    enum { NG = 9, MORE = 8 };
+    double g[NG + 2 * MORE], f[NG + 2 * MORE];
+    double h = 2 * log(range) / (NG - 1);
+    int lo = MORE, hi = MORE + NG - 1, best = lo;
+    for (int i = lo; i <= hi && !c.failed; i++) {
+        g[i] = -log(range) + h * (i - lo);
         f[i] = light_objective(g[i], &l);
         if (f[i] < f[best])
             best = i;
     }
+    while (!c.failed && ((best == lo && lo > 0) || (best == hi && hi < NG + 2 * MORE - 1))) {
+        int i = best == lo ? --lo : ++hi;
+        g[i] = g[best] + (best == lo + 1 ? -h : h);
+        f[i] = light_objective(g[i], &l);
+        if (f[i] < f[best])
+            best = i;
+        else
+            break;
+    }
     double sbest = g[best];
-    if (!c.failed && best > 0 && best < NG - 1) {
+    if (!c.failed && best > lo && best < hi) {
         gsl_function fn = {light_objective, &l};
         gsl_min_fminimizer *m = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
         assert(m);
@@ -834,6 +846,7 @@ static int weights(val_calibration *c, const char *points, double other, sim_err
 int val_calib_prepare(const val_calib_run_opts *o, val_calibration *c, sim_err *err)
 {
     memset(c, 0, sizeof *c);
+    snprintf(c->what, sizeof c->what, "calibration");
     snprintf(c->arch, sizeof c->arch, "%s", o->arch);
     snprintf(c->file, sizeof c->file, "%s", o->file);
     snprintf(c->config, sizeof c->config, "%s", o->config ? o->config : "");

@@ -192,6 +192,7 @@ typedef struct val_calib_run_opts {
 void val_calib_run_opts_init(val_calib_run_opts *o);
 
 typedef struct val_calibration {
+    char what[32];                      /* "calibration", or what else was fitted */
     char arch[VAL_TIGERBENCH_NAME_MAX];
     char file[512];
     char config[512];                   /* base config path ("" for the defaults) */

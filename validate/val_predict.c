@@ -208,6 +208,7 @@ static int own_fit(const val_predict_opts *o, val_prediction *p, const val_tiger
     val_calibration *w = &p->own;
     memset(w, 0, sizeof *w);
     w->cfg = sim_cfg_new();
+    snprintf(w->what, sizeof w->what, "light-load fit");
     snprintf(w->arch, sizeof w->arch, "%s", p->target);
     snprintf(w->file, sizeof w->file, "%s", p->base.file);
     w->mape_fit = w->mape_out = NAN;

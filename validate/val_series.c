@@ -531,16 +531,33 @@ const char *val_series_describe(const val_series *s, const char *arch, long c, c
     for (size_t i = 0; i < s->n; i++)
         if (!strcmp(s->runs[i].arch, arch))
             pg = s->runs[i].pg;
+    /* the rows at the start of its run: its middle repetition less the
+     * repetitions before it */
+    double start = rows;
+    if (run >= 0) {
+        start = s->runs[run].rows_before;
+    } else {
+        for (size_t i = 0; i < s->n; i++)
+            if (!strcmp(s->runs[i].arch, arch)) {
+                val_series_run r = s->runs[i];
+                run_rates(&r, 2 * s->total, s->total);
+                start = rows - (s->reps - 1) / 2 * r.rows_per_rep;
+                break;
+            }
+    }
+    char r0[64];
     if (!pg)
         snprintf(buf, len, "%s at concurrency %ld%s: TigerBeetle accounting (the holds table "
                  "does not matter); %s goodies left", arch, c, what, grouped(goodies, g1, sizeof g1));
     else if (before[0])
         snprintf(buf, len, "%s at concurrency %ld%s ran after %s on the same database: %s holds "
-                 "rows at its middle repetition, %s goodies left", arch, c, what, before,
-                 grouped(rows, r1, sizeof r1), grouped(goodies, g1, sizeof g1));
+                 "rows at its start, %s at its middle repetition; %s goodies left", arch, c, what,
+                 before, grouped(start, r0, sizeof r0), grouped(rows, r1, sizeof r1),
+                 grouped(goodies, g1, sizeof g1));
     else
-        snprintf(buf, len, "%s at concurrency %ld%s ran first: %s holds rows at its middle "
-                 "repetition, %s goodies left", arch, c, what, grouped(rows, r1, sizeof r1),
+        snprintf(buf, len, "%s at concurrency %ld%s ran first: %s holds rows at its start, %s at "
+                 "its middle repetition; %s goodies left", arch, c, what,
+                 grouped(start, r0, sizeof r0), grouped(rows, r1, sizeof r1),
                  grouped(goodies, g1, sizeof g1));
     return buf;
 }

@@ -116,9 +116,10 @@ int val_series_state(const val_series *s, const char *arch, long c, double *rows
                      double *goodies, int *how, long *run, sim_err *err);
 
 /* One line saying what ran before arch's point at concurrency c and the
- * state that gives ("pg_redis at concurrency 1 ran after pg_pg at 1-100 on
- * the same database: 146,000 holds rows at its middle repetition"), into
- * buf (len bytes); returns buf. */
+ * state that gives ("pg_redis at concurrency 1 ran after pg_pg at 1 to 100
+ * (12 concurrencies) on the same database: 144,000 holds rows at its
+ * start, 148,000 at its middle repetition; ..."), into buf (len bytes);
+ * returns buf. */
 const char *val_series_describe(const val_series *s, const char *arch, long c, char *buf,
                                 size_t len);
 
