@@ -17,12 +17,23 @@
  * a distribution key is fitted through its mean (its family and shape
  * stay those of the base config).
  *
- * Before the simplex, a start from the light-load demands: the parameters
- * that act at light load (the registry's per-request costs) are scaled
- * together so that the lowest concurrency's simulated response times per
- * phase match the measured ones (one parameter, a few evaluations of that
- * point alone), so that a file from another machine does not start the
- * simplex from this machine's costs.
+ * The fit, in three steps, so that a full calibration costs about 40
+ * evaluations' worth of simulation rather than 150:
+ *  1. a start from the light-load demands: the fitted parameters the
+ *     registry marks as demands (CPU and service costs) are scaled
+ *     together by one factor (1/4..4, GSL's Brent minimiser) so that the
+ *     lowest concurrency's point matches best (a few evaluations of that
+ *     point alone), so that a file from another machine does not start the
+ *     simplex from this machine's costs;
+ *  2. with 8 fitted points or more, a coarse simplex (step `step`,
+ *     tolerance 3 tol) on 4 points spread over the concurrencies (the
+ *     lowest, the highest, two between): a third of an evaluation's cost;
+ *  3. the simplex on every fitted point from there (step / 3, tolerance
+ *     tol).
+ * Each simplex also stops when its best value has improved by less than
+ * 0.2% over max(parameters + 1, 10) iterations: improvements the
+ * simulation's noise cannot tell apart.  Held-out points (weight 0) are
+ * simulated only for the report.
  *
  * Cache: a calibration is identified by its key, a hash of what decides
  * its result: the points (data, weights, database states), the
