@@ -784,6 +784,7 @@ void val_calib_key(val_calibration *c)
         h = fnv_str(e->value, fnv_str(e->key, fnv_str(e->section, h)));
     }
     const val_calib_opts *o = &c->fit_opts;
+    h = fnv_num(VAL_CALIB_METHOD, h);
     h = fnv_num((double)o->seed, h);
     h = fnv_num(o->reps, h);
     h = fnv_num(o->max_iter, h);

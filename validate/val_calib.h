@@ -38,8 +38,9 @@
  * Cache: a calibration is identified by its key, a hash of what decides
  * its result: the points (data, weights, database states), the
  * architecture, the model version (a fingerprint of reference simulations,
- * so that any change of the model's results changes it), the fitted keys
- * with their bounds and start values, the base config and the fit options.
+ * so that any change of the model's results changes it), the fitting
+ * method's version (VAL_CALIB_METHOD), the fitted keys with their bounds
+ * and start values, the base config and the fit options.
  * A val_calib_cache (callbacks, e.g. the results database) returns the
  * fitted values stored under a key; the same key always gives the same
  * values as a fresh fit.
@@ -62,6 +63,11 @@
 #include "sim/sim_table.h"
 #include "validate/val_series.h"
 #include "validate/val_tigerbench.h"
+
+/* The fitting method's version, part of a calibration's key: bump it with
+ * any change of how a fit proceeds (steps, stopping rules), so that a fit
+ * stored by an older tfsim is not taken for what this one would find. */
+#define VAL_CALIB_METHOD 1
 
 #define VAL_CALIB_MAX_PARAMS 32
 #define VAL_CALIB_MAX_POINTS 256
