@@ -264,10 +264,13 @@ static void test_row_errors(void **state)
              "tb.csv:3: db_pool_size: 20 differs from 10 (line 2) for pg_pg");
     /* the same repetition twice (same timestamp, phase, architecture and
      * concurrency), e.g. a file appended to itself */
-    read_bad(HDR "t,a,checkout,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,100\n"
-                 "t,a,reserve,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,100\n"
-                 "t,a,checkout,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,100\n",
+    read_bad(HDR "2025-09-20T11:27:45Z,a,checkout,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,100\n"
+                 "2025-09-20T11:27:45Z,a,reserve,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,100\n"
+                 "2025-09-20T11:27:45Z,a,checkout,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,100\n",
              "tb.csv:4: duplicates line 2");
+    /* placeholder text in the timestamp column identifies nothing */
+    val_tigerbench_free(read_ok(HDR "t,a,checkout,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,100\n"
+                                    "t,a,checkout,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,100\n"));
     /* absurd values: a kind mean of 1e308 s, a phase lasting years, a
      * kind longer than its phases */
     read_bad(HDR "t,a,kind:accounting.hold,pg,pg,1,10,512,,1.0,2000,0,0,0.001,1e308\n",

@@ -380,7 +380,7 @@ static int parse_time(const char *s, double *t)
 
 /* Record a row's (group, timestamp) and fail when an earlier row had the
  * same: the same repetition twice (a file appended to itself, rows pasted
- * twice) would count double. */
+ * twice) would count double.  Only for timestamps that are times. */
 static int row_unique(reader *r, size_t gi, const char *ts)
 {
     val_tigerbench *tb = r->tb;
@@ -559,13 +559,16 @@ static void row(reader *r)
               VAL_TIGERBENCH_MAX_GROUPS);
         return;
     }
+    /* a real time stamps one repetition: the same one twice is a duplicate
+     * (placeholder text such as "t" says nothing) */
     const char *ts = field(r, C_TIMESTAMP);
-    if (ts && *ts && row_unique(r, (size_t)(g - tb->g), ts))
+    double t;
+    int timed = ts && parse_time(ts, &t) == 0;
+    if (timed && row_unique(r, (size_t)(g - tb->g), ts))
         return;
     g->reps++;
     g->last_line = (int)r->rec_line;
-    double t;
-    if (ts && parse_time(ts, &t) == 0) {
+    if (timed) {
         g->t_first = g->timed ? fmin(g->t_first, t) : t;
         g->t_last = g->timed ? fmax(g->t_last, t) : t;
         g->timed++;

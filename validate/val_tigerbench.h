@@ -34,8 +34,9 @@
  * Errors: bad input gives SIM_EINPUT with "file:line: column: message"
  * (missing or duplicate columns, wrong field count, non-numeric or
  * out-of-range fields, inconsistent throughput, an empty file; a row
- * whose timestamp, phase, architecture and concurrency repeat an earlier
- * row's (the same repetition twice); a phase wall time or a kind's mean
+ * whose timestamp (an ISO 8601 time), phase, architecture and concurrency
+ * repeat an earlier row's (the same repetition twice); a phase wall time
+ * or a kind's mean
  * or sd beyond VAL_TIGERBENCH_MAX_SECONDS (tb.batch_size:
  * VAL_TIGERBENCH_MAX_BATCH); a kind whose mean exceeds the wall time of
  * the phases of its architecture and concurrency (their mean wall times
