@@ -5,6 +5,8 @@
 
 #include "cli/cli.h"
 #include "cli/cli_calib.h"
+#include "cli/cli_scenario.h"
+#include "sim/sim_afile.h"
 #include "sim/sim_rng.h"
 #include "validate/val_calib.h"
 
@@ -57,15 +59,12 @@ static int write_ini(const char *path, const val_calibration *c, sim_err *err)
     }
     val_calib_ini(c, inc, text, n);
     free(abs);
-    FILE *f = fopen(path, "w");
-    int rc = SIM_OK;
-    if (!f)
-        rc = sim_err_set(err, SIM_EFAIL, "%s: cannot write", path);
-    else {
-        fputs(text, f);
-        int bad = ferror(f);
-        if (fclose(f) || bad)
-            rc = sim_err_set(err, SIM_EFAIL, "%s: write error", path);
+    /* whole or not at all (sim_afile) */
+    sim_afile af;
+    int rc = sim_afile_open(&af, path, err);
+    if (rc == SIM_OK) {
+        fputs(text, af.f);
+        rc = sim_afile_commit(&af, err);
     }
     free(text);
     return rc;
@@ -138,6 +137,8 @@ int cmd_calibrate(int argc, char **argv)
         rc = cli_usage_error(cmd, "--tigerbench FILE and --arch ARCH are required");
         goto done;
     }
+    if (ca.db && (rc = cli_check_db(cmd, ca.db)))
+        goto done;
     cli_calib_store store = {ca.db, 0, 0};
     val_calib_cache cache;
     cli_calib_cache(&store, &cache);

@@ -98,6 +98,8 @@ int cmd_predict(int argc, char **argv)
         rc = cli_usage_error(cmd, "--tigerbench, --baseline and --target are required");
         goto done;
     }
+    if (ca.db && (rc = cli_check_db(cmd, ca.db)))
+        goto done;
     o.base = ca.run;
     cli_calib_store store = {ca.db, 0, 0};
     val_calib_cache cache;
