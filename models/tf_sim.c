@@ -952,7 +952,7 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
         loop_init(&w->lp, T, p->crowding, p->wake_cpu, T->r_server, &p->cpu_shape, 1);
         sim_sem_init(&w->gate, p->gate);
         sim_sem_init(&w->pool, p->pool_size + p->pool_overflow);
-        sim_batcher_init(&w->tb, p->tb_batch_max, tb_latency, &w->lp);
+        sim_batcher_init(&w->tb, (unsigned)p->tb_batch_max, tb_latency, &w->lp);
         w->tb.on_done = tb_batch_done;
     }
     tf_redis_init(&T->redis, p, p->redis_on_host ? &T->host : NULL);
