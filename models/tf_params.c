@@ -10,10 +10,14 @@ const char *const tf_phase_names[TF_NPHASES] = {"checkout", "webhook", "reserve"
   * calibrated from tests/data/calibration.csv (see
  * configs/tigerfans/base.ini for where each number comes from). */
 static const sim_cfg_key schema[] = {
-    {"architecture", "accounting", SIM_CFG_ENUM, "tb", 0, 0, "pg|tb", NULL,
-     "ticket accounting backend: PostgreSQL holds table or TigerBeetle transfers"},
-    {"architecture", "payments", SIM_CFG_ENUM, "redis", 0, 0, "pg|redis", NULL,
+    {"architecture", "accounting", SIM_CFG_ENUM, "tb", 0, 0, "pg|tb|stub", NULL,
+     "ticket accounting backend: PostgreSQL holds table or TigerBeetle transfers; stub: "
+     "the stand-in server of `tfsim probe http` (with payments = stub)"},
+    {"architecture", "payments", SIM_CFG_ENUM, "redis", 0, 0, "pg|redis|stub", NULL,
      "payment-session store"},
+    {"architecture", "stub_latency", SIM_CFG_DIST, "0", 0, 0, NULL, "s",
+     "stub architecture: every request awaits this backend latency once (asyncio.sleep in "
+     "the stand-in server)"},
 
     {"client", "concurrency", SIM_CFG_INT, "10", 1, 1e6, NULL, "requests",
      "requests in flight (window) or per wave"},
@@ -29,15 +33,21 @@ static const sim_cfg_key schema[] = {
      "load generator (Python httpx) CPU per request, on its own event loop"},
     {"client", "crowding", SIM_CFG_NUM, "4.9e-05", 0, 10, NULL, "1/request",
      "client CPU grows by this fraction per request in flight"},
-    {"client", "keepalive", SIM_CFG_INT, "20", 0, 1e6, NULL, "connections",
-     "idle connections the client keeps (httpx max_keepalive_connections)"},
-    {"client", "max_connections", SIM_CFG_INT, "100", 1, 1e6, NULL, "connections",
-     "connection limit of the client (httpx max_connections)"},
+    {"client", "max_connections", SIM_CFG_INT, "0", 0, 1e6, NULL, "connections",
+     "connection limit of the client's pool (httpx Limits.max_connections); 0: the "
+     "concurrency, as TigerFans' load generator sets it (Limits(C, C): every connection is "
+     "kept alive for the whole phase, each phase opens a new client)"},
     {"client", "connect_cpu", SIM_CFG_DUR, "3.24ms", 0, 1, NULL, "s",
-     "client CPU to open a new connection"},
-    {"client", "connect_crowding", SIM_CFG_NUM, "0.0243", 0, 10, NULL, "1/connection",
-     "the cost of opening a connection grows by this fraction per connection already open "
-     "(the client's pool bookkeeping is linear in its connections)"},
+     "client CPU to open a connection (once per connection and phase)"},
+    {"client", "pool_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+     "client CPU of one pass over the connection pool (httpcore assigns requests to "
+     "connections at every request start and every response close)"},
+    {"client", "pool_conn_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s/connection",
+     "client CPU of a pool pass per connection in the pool (state checks; an idle one's "
+     "socket is polled for a server-side close)"},
+    {"client", "pool_idle_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s/connection^2",
+     "client CPU of a pool pass per idle connection and connection in the pool "
+     "(httpcore 1.x counts the pool's connections once for every idle connection)"},
     {"client", "succeed_rate", SIM_CFG_NUM, "1", 0, 1, NULL, "fraction",
      "share of webhooks that report a successful payment"},
 
@@ -152,6 +162,7 @@ void tf_params_fini(tf_params *p)
     sim_dist_fini(&p->pg_jitter);
     sim_dist_fini(&p->redis_service);
     sim_dist_fini(&p->tb_base);
+    sim_dist_fini(&p->stub_latency);
 }
 
 
@@ -177,15 +188,17 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
 #define BOOL(sec, key, dst) sim_cfg_bool(cfg, s, n, sec, key, dst, err)
     if (sim_cfg_str(cfg, s, n, "architecture", "accounting", &acc, err) ||
         sim_cfg_str(cfg, s, n, "architecture", "payments", &pay, err) ||
+        sim_cfg_dist(cfg, s, n, "architecture", "stub_latency", &p->stub_latency, err) ||
         sim_cfg_str(cfg, s, n, "client", "phases", &phases, err) ||
         sim_cfg_str(cfg, s, n, "client", "mode", &mode, err) ||
         INT("client", "concurrency", &p->concurrency) || INT("client", "total", &p->total) ||
         NUM("client", "rate", &p->rate) || sim_cfg_dist(cfg, s, n, "client", "think", &p->think, err) ||
         NUM("client", "cpu", &p->client_cpu) || NUM("client", "crowding", &p->client_crowding) ||
-        INT("client", "keepalive", &p->keepalive) ||
         INT("client", "max_connections", &p->max_connections) ||
         NUM("client", "connect_cpu", &p->connect_cpu_client) ||
-        NUM("client", "connect_crowding", &p->connect_crowding) ||
+        NUM("client", "pool_cpu", &p->pool_cpu) ||
+        NUM("client", "pool_conn_cpu", &p->pool_conn_cpu) ||
+        NUM("client", "pool_idle_cpu", &p->pool_idle_cpu) ||
         NUM("client", "succeed_rate", &p->succeed_rate) ||
         INT("server", "workers", &p->workers) || NUM("server", "cpu_request", &p->cpu_request) ||
         NUM("server", "cpu_webhook", &p->cpu_webhook) ||
@@ -228,8 +241,14 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         unit_mean(cfg, "postgres", "jitter", &p->pg_jitter, err))
         return err->code;
     char w[512];
-    p->accounting = !strcmp(acc, "tb") ? TF_TB : TF_PG;
-    p->payments = !strcmp(pay, "redis") ? TF_REDIS : TF_PG;
+    p->accounting = !strcmp(acc, "tb") ? TF_TB : !strcmp(acc, "stub") ? TF_STUB : TF_PG;
+    p->payments = !strcmp(pay, "redis") ? TF_REDIS : !strcmp(pay, "stub") ? TF_STUB : TF_PG;
+    if ((p->accounting == TF_STUB) != (p->payments == TF_STUB))
+        return sim_err_set(err, SIM_EINPUT, "%s: architecture.%s: the stub architecture needs "
+                           "accounting = stub and payments = stub",
+                           sim_cfg_where(cfg, "architecture", p->accounting == TF_STUB ? "payments"
+                                         : "accounting", w, sizeof w),
+                           p->accounting == TF_STUB ? "payments" : "accounting");
     snprintf(p->arch, sizeof p->arch, "%s_%s", acc, pay);
     p->gate = gate;
     p->pool_size = psize;

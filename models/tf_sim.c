@@ -65,6 +65,9 @@ void tf_sim_demand(const tf_params *p, int phase, tf_demand *d)
             d->redis += sim_dist_mean(&p->redis_service) + (u->arg == TF_R_SAVE ? p->redis_save_extra : 0);
             d->latency += p->net_rtt;
             break;
+        case TF_U_SLEEP:
+            d->latency += sim_dist_mean(&p->stub_latency);
+            break;
         case TF_U_TB:
             d->latency += sim_dist_mean(&p->tb_base) + p->tb_per_transfer * u->arg;
             d->server += p->tb_batch_cpu;
@@ -100,6 +103,9 @@ typedef struct loop {
     /* wake_affine: statements whose backend was woken on this loop's core
      * while it ran (obj = request); they start when the burst ends */
     sim_queue stacked;
+    /* CPU a burst adds when it starts, from the state it then finds (the
+     * client's pool passes); NULL: none */
+    double (*at_start)(struct loop *l, const sim_job *j);
 } loop;
 
 typedef struct worker {
@@ -117,6 +123,8 @@ typedef struct req {
     double t0;          /* client start */
     double kind_t0;
     int newconn, soldout, cancel_sent, goodie, rollback;
+    int conn;           /* client side: 0 none, 1 holds a pool connection, 2 waits for one */
+    int handoff;        /* its response hands its connection to a waiting request */
     int cls;            /* ticket class */
     int locks;          /* bit 0: ticket class row, bit 1: goodie row */
     int nmarks;
@@ -138,9 +146,10 @@ typedef struct tfs {
     sim_station redis;  /* on the host's CPU when redis_on_host */
     sim_batcher wal;
     sim_pool reqs;
-    /* client connections */
-    long conn_open, conn_idle;
+    /* the client's connection pool (a new one every phase) */
+    long conn_open, conn_idle, conn_max;
     sim_queue conn_wait;
+    uint64_t pool_passes;
     long inflight, inflight_max, wave_overlaps;
     int limit_hit;      /* stopped: too many requests in flight (run.max_pending) */
     /* database state */
@@ -159,6 +168,7 @@ typedef struct tfs {
     double ok[TF_NPHASES], errors[TF_NPHASES], wall[TF_NPHASES];
     sim_welford kind[TF_NKINDS];
     sim_tavg pg_busy;
+    double cpu[2][TF_NPHASES];  /* CPU seconds of the client's, the servers' bursts */
     long pg_running;
     long stacked;
 } tfs;
@@ -196,12 +206,15 @@ static void loop_start(loop *l)
     sim_tavg_set(&l->queue_t, T->s.now, (double)sim_queue_len(&l->ready));
     l->busy = 1;
     sim_tavg_set(&l->busy_t, T->s.now, 1);
-    double cost = j.x * (1 + l->crowding * (double)l->live);
+    double nominal = j.x + (l->at_start ? l->at_start(l, &j) : 0);
+    double cost = nominal * (1 + l->crowding * (double)l->live);
     if (cost > 0)
         cost *= sim_dist_sample(l->shape, l->rng);
     l->cur_wake = l->next_wake;
     l->next_wake = 0;
     cost += l->cur_wake;
+    if (T->phase < TF_NPHASES)
+        T->cpu[l == &T->client ? 0 : 1][T->phase] += cost;
     l->cur = j;
     l->cur_start = T->s.now;
     l->cur_cost = cost;
@@ -557,6 +570,9 @@ static void step(tfs *T, req *r, int on_loop)
             }
             sim_batcher_submit(&w->tb, &T->s, r, (unsigned)u->arg, tb_done);
             return;
+        case TF_U_SLEEP:
+            sim_after(&T->s, sim_dist_sample(&p->stub_latency, T->r_tb), 0, resume, r);
+            return;
         case TF_U_END:
             w->lp.live--;
             client_done(T, r);
@@ -568,7 +584,21 @@ static void step(tfs *T, req *r, int on_loop)
     }
 }
 
-/* ---- client (load generator) ---- */
+/* ---- client (load generator) ----
+ *
+ * The load generator's connection pool as httpx/httpcore runs it in
+ * TigerFans' bench/load_phases.py: Limits(max_connections=C,
+ * max_keepalive_connections=C), a new client per phase, every connection
+ * kept alive for the whole phase.  A request's first burst on the client
+ * loop builds it and makes one pool pass, which assigns it a connection
+ * (an idle one, else a new one below the limit, else it waits for a
+ * release); its response burst reads the answer, releases the connection
+ * (to the first waiting request, else idle) and makes another pass.  A
+ * pass costs pool_cpu + open x (pool_conn_cpu + pool_idle_cpu x idle),
+ * priced with the pool's state when the burst starts: httpcore walks every
+ * pooled connection at every request start and response close, and 1.x
+ * counts all of them once for every idle one (measured with
+ * `tfsim probe http`). */
 
 static void phase_next_request(tfs *T);
 static void start_phase(tfs *T);
@@ -590,7 +620,15 @@ static void server_arrive(sim *s, void *obj)
 
 static void client_sent(sim *s, void *obj)
 {
-    sim_after(s, T_of(s)->p->net_rtt / 2, 0, server_arrive, obj);
+    tfs *T = T_of(s);
+    req *r = obj;
+    if (r->conn == 2) {
+        /* no connection: wait until a response releases one */
+        sim_job j = {r, NULL, s->now, 0};
+        sim_queue_push(&T->conn_wait, j);
+        return;
+    }
+    sim_after(s, T->p->net_rtt / 2, 0, server_arrive, r);
 }
 
 static double client_cost(tfs *T, double base)
@@ -598,16 +636,50 @@ static double client_cost(tfs *T, double base)
     return base * (1 + T->p->client_crowding * (double)T->inflight);
 }
 
-static void conn_acquired(tfs *T, req *r)
+/* The CPU of one pass over the client's pool in its state now. */
+static double pool_pass(tfs *T)
 {
     const tf_params *p = T->p;
-    double c = client_cost(T, p->client_cpu / 2);
-    if (r->newconn)
-        c += p->connect_cpu_client * (1 + p->connect_crowding * (double)T->conn_open);
-    loop_run(&T->client, r, c, client_sent, 0, 0);
+    T->pool_passes++;
+    return p->pool_cpu +
+           (double)T->conn_open * (p->pool_conn_cpu + p->pool_idle_cpu * (double)T->conn_idle);
 }
 
-static void conn_granted(sim *s, void *obj) { conn_acquired(T_of(s), obj); }
+static void client_received(sim *s, void *obj);
+
+/* Pool passes, paid by the client loop's bursts when they start. */
+static double client_at_start(loop *l, const sim_job *j)
+{
+    tfs *T = l->T;
+    req *r = j->obj;
+    if (!r)
+        return 0;
+    if (j->fn == client_sent && r->conn == 0) {
+        double c = pool_pass(T);
+        if (T->conn_idle > 0) {
+            T->conn_idle--;
+            r->conn = 1;
+        } else if (T->conn_open < T->conn_max) {
+            T->conn_open++;
+            r->conn = 1;
+            r->newconn = 1;
+            c += T->p->connect_cpu_client;
+        } else {
+            r->conn = 2;
+        }
+        return c;
+    }
+    if (j->fn == client_received) {
+        assert(r->conn == 1);
+        r->conn = 0;
+        if (sim_queue_len(&T->conn_wait) > 0)
+            r->handoff = 1;
+        else
+            T->conn_idle++;
+        return pool_pass(T);
+    }
+    return 0;
+}
 
 static void client_start(tfs *T, int ep)
 {
@@ -629,30 +701,7 @@ static void client_start(tfs *T, int ep)
     if (T->inflight > T->inflight_max)
         T->inflight_max = T->inflight;
     T->issued++;
-    if (T->conn_idle > 0) {
-        T->conn_idle--;
-        conn_acquired(T, r);
-    } else if (T->conn_open < T->p->max_connections) {
-        T->conn_open++;
-        r->newconn = 1;
-        conn_acquired(T, r);
-    } else {
-        sim_job j = {r, conn_granted, T->s.now, 0};
-        sim_queue_push(&T->conn_wait, j);
-    }
-}
-
-static void conn_release(tfs *T)
-{
-    sim_job j;
-    if (sim_queue_pop(&T->conn_wait, &j)) {
-        sim_after(&T->s, 0, 0, j.fn, j.obj);
-        return;
-    }
-    if (T->conn_idle < T->p->keepalive)
-        T->conn_idle++;
-    else
-        T->conn_open--; /* httpx closes connections beyond the keep-alive limit */
+    loop_run(&T->client, r, client_cost(T, T->p->client_cpu / 2), client_sent, 0, 0);
 }
 
 static void client_received(sim *s, void *obj)
@@ -672,7 +721,16 @@ static void client_received(sim *s, void *obj)
         T->rollbacks++;
     T->inflight--;
     T->done++;
-    conn_release(T);
+    if (r->handoff) {
+        /* the first waiting request sends on the released connection */
+        sim_job j;
+        int got = sim_queue_pop(&T->conn_wait, &j);
+        assert(got);
+        (void)got;
+        req *w = j.obj;
+        w->conn = 1;
+        loop_run(&T->client, w, 0, client_sent, 0, 0);
+    }
     sim_pool_put(&T->reqs, r);
     phase_next_request(T);
 }
@@ -778,6 +836,9 @@ static void start_phase(tfs *T)
     }
     T->issued = T->done = 0;
     T->phase_t0 = T->s.now;
+    /* every phase opens a new client: no connection yet */
+    assert(sim_queue_len(&T->conn_wait) == 0);
+    T->conn_open = T->conn_idle = 0;
     long c = p->concurrency < p->total ? p->concurrency : p->total;
     switch (p->phase_mode[T->phase]) {
     case TF_MODE_WAVES:
@@ -803,7 +864,7 @@ static void collect(tfs *T, tf_out *o)
     for (int i = 0; i < TF_NPHASES; i++) {
         tf_phase_out *ph = &o->phase[i];
         if (!p->phase_on[i]) {
-            ph->throughput = ph->walltime = ph->mean = ph->p50 = ph->p90 = ph->p99 = NAN;
+            ph->throughput = ph->walltime = ph->mean = ph->p50 = ph->p90 = ph->p99 = ph->cpu_client = ph->cpu_server = NAN;
             continue;
         }
         ph->walltime = T->wall[i];
@@ -814,6 +875,9 @@ static void collect(tfs *T, tf_out *o)
         ph->p50 = sim_hist_quantile(&T->lat_h[i], 0.50);
         ph->p90 = sim_hist_quantile(&T->lat_h[i], 0.90);
         ph->p99 = sim_hist_quantile(&T->lat_h[i], 0.99);
+        double n = T->ok[i] + T->errors[i];
+        ph->cpu_client = n > 0 ? T->cpu[0][i] / n : NAN;
+        ph->cpu_server = n > 0 ? T->cpu[1][i] / n : NAN;
     }
     for (int k = 0; k < TF_NKINDS; k++) {
         o->kind_n[k] = (double)T->kind[k].n;
@@ -934,6 +998,8 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     sim_sem_init(&T->goodie_lock, 1);
     sim_ps_init(&T->host, p->cores);
     loop_init(&T->client, T, 0, 0, T->r_client, &p->cpu_shape, p->client_on_host);
+    T->client.at_start = client_at_start;
+    T->conn_max = p->max_connections > 0 ? p->max_connections : p->concurrency;
     T->nworkers = p->workers;
     T->w = calloc((size_t)p->workers, sizeof *T->w);
     assert(T->w && "out of memory");

@@ -87,6 +87,9 @@ typedef struct tf_phase_out {
     double throughput, walltime;
     double mean, p50, p90, p99;  /* request latency, seconds */
     double errors, ok;
+    /* CPU seconds per request of the phase on the client loop and on the
+     * server loops (every burst that started during the phase) */
+    double cpu_client, cpu_server;
 } tf_phase_out;
 
 typedef struct tf_out {
