@@ -43,6 +43,9 @@ typedef struct tf_params {
     double pool_cpu;             /* client CPU of one pass over its connection pool */
     double pool_conn_cpu;        /* ... per connection in the pool */
     double pool_idle_cpu;        /* ... per idle connection x connection in the pool */
+    double pool_poll_cpu;        /* ... per idle connection (its socket is polled) */
+    long pool_yields;            /* loop turns between a request's pass and its claim */
+    double keepalive_expiry;     /* an idle client connection closes after this */
     double succeed_rate;         /* webhook payment success */
 
     /* server */

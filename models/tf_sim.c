@@ -1,10 +1,13 @@
 #include "models/tf_sim.h"
 #include "models/tf_prog.h"
+#include "models/tf_pool.h"
 
 #include <gsl/gsl_randist.h>
 
 #include <assert.h>
 #include <math.h>
+#include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,8 +126,10 @@ typedef struct req {
     double t0;          /* client start */
     double kind_t0;
     int newconn, soldout, cancel_sent, goodie, rollback;
-    int conn;           /* client side: 0 none, 1 holds a pool connection, 2 waits for one */
-    int handoff;        /* its response hands its connection to a waiting request */
+    tf_pool_req pr;     /* its place in the client's connection pool */
+    int claim;          /* outcome of its last claim (tf_pool_claim) */
+    long turns;         /* loop turns left before its claim */
+    long lock_conn;     /* the connection whose lock it holds for its claim */
     int cls;            /* ticket class */
     int locks;          /* bit 0: ticket class row, bit 1: goodie row */
     int nmarks;
@@ -146,10 +151,11 @@ typedef struct tfs {
     sim_station redis;  /* on the host's CPU when redis_on_host */
     sim_batcher wal;
     sim_pool reqs;
-    /* the client's connection pool (a new one every phase) */
-    long conn_open, conn_idle, conn_max;
-    sim_queue conn_wait;
-    uint64_t pool_passes;
+    /* the client's connection pool (a new client every phase) */
+    tf_pool pool;
+    tf_pool_req **wake;  /* [nwake] scratch: requests a pass assigned */
+    long nwake;
+    double pool_passes, pool_retries, pool_conns;  /* totals over the phases */
     long inflight, inflight_max, wave_overlaps;
     int limit_hit;      /* stopped: too many requests in flight (run.max_pending) */
     /* database state */
@@ -586,19 +592,21 @@ static void step(tfs *T, req *r, int on_loop)
 
 /* ---- client (load generator) ----
  *
- * The load generator's connection pool as httpx/httpcore runs it in
- * TigerFans' bench/load_phases.py: Limits(max_connections=C,
- * max_keepalive_connections=C), a new client per phase, every connection
- * kept alive for the whole phase.  A request's first burst on the client
- * loop builds it and makes one pool pass, which assigns it a connection
- * (an idle one, else a new one below the limit, else it waits for a
- * release); its response burst reads the answer, releases the connection
- * (to the first waiting request, else idle) and makes another pass.  A
- * pass costs pool_cpu + open x (pool_conn_cpu + pool_idle_cpu x idle),
- * priced with the pool's state when the burst starts: httpcore walks every
- * pooled connection at every request start and response close, and 1.x
- * counts all of them once for every idle one (measured with
- * `tfsim probe http`). */
+ * TigerFans' load generator (bench/load_phases.py) opens a new
+ * httpx.AsyncClient per phase with Limits(max_connections=C,
+ * max_keepalive_connections=C): every connection is kept alive for the
+ * whole phase.  Its httpcore pool (tf_pool) is run on the client loop:
+ *   start     build the request (client.cpu / 2), enter the pool, pass;
+ *   claim     client.pool_yields loop turns later (anyio Event.wait's
+ *             checkpoint, then the connection's two anyio locks) the
+ *             request checks its connection: IDLE -> send; NEW -> connect
+ *             (client.connect_cpu, a round trip) and send; taken by another
+ *             request -> back to the queue and another pass;
+ *   response  read it (client.cpu / 2), release the connection, pass.
+ * A pass costs pool_cpu + n (pool_conn_cpu + idle pool_idle_cpu) + idle
+ * pool_poll_cpu with the pool's n connections and idle ones when the burst
+ * starts: httpcore walks every connection at every pass, polls the socket
+ * of every idle one, and counts all of them once for every idle one. */
 
 static void phase_next_request(tfs *T);
 static void start_phase(tfs *T);
@@ -618,67 +626,124 @@ static void server_arrive(sim *s, void *obj)
         step(T, r, 0);
 }
 
-static void client_sent(sim *s, void *obj)
-{
-    tfs *T = T_of(s);
-    req *r = obj;
-    if (r->conn == 2) {
-        /* no connection: wait until a response releases one */
-        sim_job j = {r, NULL, s->now, 0};
-        sim_queue_push(&T->conn_wait, j);
-        return;
-    }
-    sim_after(s, T->p->net_rtt / 2, 0, server_arrive, r);
-}
-
 static double client_cost(tfs *T, double base)
 {
     return base * (1 + T->p->client_crowding * (double)T->inflight);
 }
 
-/* The CPU of one pass over the client's pool in its state now. */
-static double pool_pass(tfs *T)
+static req *req_of_preq(tf_pool_req *pr) { return (req *)((char *)pr - offsetof(req, pr)); }
+
+/* One pool pass, priced with the pool's state before it. */
+static double pool_pass(tfs *T, const tf_pool_req *caller)
 {
     const tf_params *p = T->p;
-    T->pool_passes++;
-    return p->pool_cpu +
-           (double)T->conn_open * (p->pool_conn_cpu + p->pool_idle_cpu * (double)T->conn_idle);
+    double n = (double)T->pool.n, idle = (double)T->pool.idle;
+    tf_pool_pass(&T->pool, caller, T->s.now);
+    return p->pool_cpu + n * (p->pool_conn_cpu + idle * p->pool_idle_cpu) + idle * p->pool_poll_cpu;
 }
 
+static void client_started(sim *s, void *obj);
+static void client_turn(sim *s, void *obj);
+static void client_claimed(sim *s, void *obj);
 static void client_received(sim *s, void *obj);
 
-/* Pool passes, paid by the client loop's bursts when they start. */
+/* A request the pool assigned a connection takes the connection's lock
+ * (or waits for it) and checks it client.pool_yields loop turns later. */
+static void claim_later(tfs *T, req *r)
+{
+    if (!tf_pool_lock(&T->pool, &r->pr))
+        return; /* tf_pool_unlock hands it the lock */
+    r->turns = T->p->pool_yields;
+    if (r->turns > 0)
+        loop_run(&T->client, r, 0, client_turn, 0, 0);
+    else
+        loop_run(&T->client, r, 0, client_claimed, 0, 0);
+}
+
+static void wake_assigned(tfs *T)
+{
+    /* copy: claim_later may start bursts that pass again */
+    long n = T->pool.nwoken;
+    if (n > T->nwake) {
+        T->nwake = T->pool.max_queue;
+        T->wake = realloc(T->wake, (size_t)T->nwake * sizeof *T->wake);
+        assert(T->wake && "out of memory");
+    }
+    memcpy(T->wake, T->pool.woken, (size_t)n * sizeof *T->wake);
+    for (long i = 0; i < n; i++)
+        claim_later(T, req_of_preq(T->wake[i]));
+}
+
+/* The client loop's bursts make their pool moves when they start. */
 static double client_at_start(loop *l, const sim_job *j)
 {
     tfs *T = l->T;
     req *r = j->obj;
     if (!r)
         return 0;
-    if (j->fn == client_sent && r->conn == 0) {
-        double c = pool_pass(T);
-        if (T->conn_idle > 0) {
-            T->conn_idle--;
-            r->conn = 1;
-        } else if (T->conn_open < T->conn_max) {
-            T->conn_open++;
-            r->conn = 1;
-            r->newconn = 1;
-            c += T->p->connect_cpu_client;
-        } else {
-            r->conn = 2;
-        }
-        return c;
+    if (j->fn == client_started) {
+        tf_pool_enter(&T->pool, &r->pr);
+        return pool_pass(T, &r->pr);
+    }
+    if (j->fn == client_claimed) {
+        r->lock_conn = r->pr.conn;
+        r->claim = tf_pool_claim(&T->pool, &r->pr);
+        if (r->claim == 2)
+            return T->p->connect_cpu_client;
+        if (r->claim == 1)
+            return 0;
+        return pool_pass(T, &r->pr); /* ConnectionNotAvailable: retry */
     }
     if (j->fn == client_received) {
-        assert(r->conn == 1);
-        r->conn = 0;
-        if (sim_queue_len(&T->conn_wait) > 0)
-            r->handoff = 1;
-        else
-            T->conn_idle++;
-        return pool_pass(T);
+        tf_pool_release(&T->pool, &r->pr, T->s.now);
+        return pool_pass(T, NULL);
     }
     return 0;
+}
+
+static void client_started(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    wake_assigned(T);
+    if (r->pr.state == TF_PREQ_ASSIGNED)
+        claim_later(T, r);
+    /* else it waits for a pass to assign it a connection */
+}
+
+static void client_turn(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    if (--r->turns > 0)
+        loop_run(&T->client, r, 0, client_turn, 0, 0);
+    else
+        loop_run(&T->client, r, 0, client_claimed, 0, 0);
+}
+
+static void client_claimed(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    /* the next request waiting for this connection's lock checks it in its
+     * next turn */
+    tf_pool_req *w = tf_pool_unlock(&T->pool, r->lock_conn);
+    if (w)
+        loop_run(&T->client, req_of_preq(w), 0, client_claimed, 0, 0);
+    switch (r->claim) {
+    case 2: /* connected: one more round trip before the request goes */
+        r->newconn = 1;
+        sim_after(s, T->p->net_rtt * 1.5, 0, server_arrive, r);
+        break;
+    case 1:
+        sim_after(s, T->p->net_rtt / 2, 0, server_arrive, r);
+        break;
+    default:
+        wake_assigned(T);
+        if (r->pr.state == TF_PREQ_ASSIGNED)
+            claim_later(T, r);
+        break;
+    }
 }
 
 static void client_start(tfs *T, int ep)
@@ -697,11 +762,12 @@ static void client_start(tfs *T, int ep)
     r->phase = T->phase;
     r->t0 = T->s.now;
     r->cls = (int)gsl_rng_uniform_int(T->r_class, (unsigned long)T->p->classes);
+    r->pr.conn = -1;
     T->inflight++;
     if (T->inflight > T->inflight_max)
         T->inflight_max = T->inflight;
     T->issued++;
-    loop_run(&T->client, r, client_cost(T, T->p->client_cpu / 2), client_sent, 0, 0);
+    loop_run(&T->client, r, client_cost(T, T->p->client_cpu / 2), client_started, 0, 0);
 }
 
 static void client_received(sim *s, void *obj)
@@ -710,6 +776,7 @@ static void client_received(sim *s, void *obj)
     req *r = obj;
     double lat = s->now - r->t0;
     int ph = r->phase;
+    wake_assigned(T);
     if (r->soldout) {
         T->errors[ph]++;
     } else {
@@ -721,16 +788,6 @@ static void client_received(sim *s, void *obj)
         T->rollbacks++;
     T->inflight--;
     T->done++;
-    if (r->handoff) {
-        /* the first waiting request sends on the released connection */
-        sim_job j;
-        int got = sim_queue_pop(&T->conn_wait, &j);
-        assert(got);
-        (void)got;
-        req *w = j.obj;
-        w->conn = 1;
-        loop_run(&T->client, w, 0, client_sent, 0, 0);
-    }
     sim_pool_put(&T->reqs, r);
     phase_next_request(T);
 }
@@ -837,8 +894,17 @@ static void start_phase(tfs *T)
     T->issued = T->done = 0;
     T->phase_t0 = T->s.now;
     /* every phase opens a new client: no connection yet */
-    assert(sim_queue_len(&T->conn_wait) == 0);
-    T->conn_open = T->conn_idle = 0;
+    T->pool_passes += (double)T->pool.passes;
+    T->pool_retries += (double)T->pool.retries;
+    T->pool_conns += (double)T->pool.created;
+    if (getenv("TFSIM_DEBUG_POOL") && T->pool.passes)
+        fprintf(stderr, "pool: phase %d passes %llu n/pass %.1f idle/pass %.1f queued/pass %.2f "
+                "retries %llu created %ld expired %llu\n",
+                T->phase, (unsigned long long)T->pool.passes, T->pool.sum_n / (double)T->pool.passes,
+                T->pool.sum_idle / (double)T->pool.passes, T->pool.sum_q / (double)T->pool.passes,
+                (unsigned long long)T->pool.retries, T->pool.created,
+                (unsigned long long)T->pool.expired);
+    tf_pool_reset(&T->pool);
     long c = p->concurrency < p->total ? p->concurrency : p->total;
     switch (p->phase_mode[T->phase]) {
     case TF_MODE_WAVES:
@@ -934,6 +1000,17 @@ static void collect(tfs *T, tf_out *o)
     }
     o->gate_permits = p->gate;
     o->stacked = T->stacked;
+    {
+        double n = 0;
+        for (int i = 0; i < TF_NPHASES; i++)
+            n += T->ok[i] + T->errors[i];
+        double passes = T->pool_passes + (double)T->pool.passes;
+        double retries = T->pool_retries + (double)T->pool.retries;
+        double conns = T->pool_conns + (double)T->pool.created;
+        o->pool_passes = n > 0 ? passes / n : NAN;
+        o->pool_retries = n > 0 ? retries / n : NAN;
+        o->pool_conns = conns;
+    }
     o->pool_permits = p->pool_size + p->pool_overflow;
     o->inflight_max = T->inflight_max;
     o->wave_overlaps = T->wave_overlaps;
@@ -956,7 +1033,8 @@ static void free_state(tfs *T)
     sim_station_fini(&T->redis);
     sim_batcher_fini(&T->wal);
     sim_pool_fini(&T->reqs);
-    sim_queue_fini(&T->conn_wait);
+    tf_pool_fini(&T->pool);
+    free(T->wake);
     for (int i = 0; i < TF_NPHASES; i++)
         sim_hist_fini(&T->lat_h[i]);
     for (long i = 0; i < T->p->classes; i++)
@@ -999,7 +1077,12 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     sim_ps_init(&T->host, p->cores);
     loop_init(&T->client, T, 0, 0, T->r_client, &p->cpu_shape, p->client_on_host);
     T->client.at_start = client_at_start;
-    T->conn_max = p->max_connections > 0 ? p->max_connections : p->concurrency;
+    /* Limits(C, C); every request of a window or wave can be in the pool */
+    T->nwake = p->concurrency < p->total ? p->concurrency : p->total;
+    tf_pool_init(&T->pool, p->max_connections > 0 ? p->max_connections : p->concurrency, T->nwake,
+                 p->keepalive_expiry);
+    T->wake = calloc((size_t)T->nwake, sizeof *T->wake);
+    assert(T->wake && "out of memory");
     T->nworkers = p->workers;
     T->w = calloc((size_t)p->workers, sizeof *T->w);
     assert(T->w && "out of memory");
@@ -1016,7 +1099,6 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
         sim_station_run_on(&T->redis, &T->host);
     sim_batcher_init(&T->wal, 1u << 30, wal_latency, T);
     sim_pool_init(&T->reqs, sizeof(req), 256);
-    sim_queue_init(&T->conn_wait, 16);
     for (int i = 0; i < TF_NPHASES; i++) {
         sim_welford_init(&T->lat_w[i]);
         sim_hist_init(&T->lat_h[i]);
