@@ -48,13 +48,19 @@ static const sim_cfg_key schema[] = {
     {"client", "pool_idle_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s/connection^2",
      "client CPU of a pool pass per idle connection and connection in the pool "
      "(httpcore 1.x counts the pool's connections once for every idle connection)"},
+    {"client", "send_yields", SIM_CFG_INT, "2", 0, 100, NULL, "turns",
+     "client loop turns between a request's claim of its connection and the request leaving "
+     "(httpcore writes the headers, then the end of the message, each write a checkpoint)"},
+    {"client", "recv_yields", SIM_CFG_INT, "2", 0, 100, NULL, "turns",
+     "client loop turns between the response's arrival and the release of its connection "
+     "(the reading coroutine wakes; the connection's state lock is a checkpoint)"},
     {"client", "keepalive_expiry", SIM_CFG_DUR, "5s", 0, 1e6, NULL, "s",
      "an idle connection of the client's pool closes after this (httpx's keepalive_expiry, "
      "5 s by default, which the load generator keeps; uvicorn's timeout_keep_alive is 5 s too); "
      "0: never"},
     {"client", "pool_poll_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s/connection",
      "client CPU of a pool pass per idle connection (has_expired polls its socket)"},
-    {"client", "pool_yields", SIM_CFG_INT, "3", 0, 100, NULL, "turns",
+    {"client", "pool_yields", SIM_CFG_INT, "2", 1, 100, NULL, "turns",
      "client loop turns between a request's pool pass and its claim of the connection "
      "(httpcore 1.0.9 with anyio 4: the checkpoint of an event already set, then the "
      "connection's request lock and state lock, each a checkpoint); meanwhile other passes "
@@ -212,6 +218,8 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         NUM("client", "pool_idle_cpu", &p->pool_idle_cpu) ||
         NUM("client", "pool_poll_cpu", &p->pool_poll_cpu) ||
         INT("client", "pool_yields", &p->pool_yields) ||
+        INT("client", "send_yields", &p->send_yields) ||
+        INT("client", "recv_yields", &p->recv_yields) ||
         NUM("client", "keepalive_expiry", &p->keepalive_expiry) ||
         NUM("client", "succeed_rate", &p->succeed_rate) ||
         INT("server", "workers", &p->workers) || NUM("server", "cpu_request", &p->cpu_request) ||
