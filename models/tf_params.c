@@ -281,12 +281,27 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         return sim_err_set(err, SIM_EINPUT, "%s: tigerbeetle.batch_max: %ld is below 2, the "
                            "transfers of one hold", sim_cfg_where(cfg, "tigerbeetle", "batch_max",
                            w, sizeof w), tbmax);
-    if (p->gate > p->pool_size + p->pool_overflow)
+    if (p->gate > p->pool_size + p->pool_overflow) {
+        /* blame the value set last: the one that made the three disagree */
+        static const char *const keys[] = {"gate", "pool_size", "pool_overflow"};
+        const sim_cfg_entry *last = NULL;
+        const char *key = keys[0];
+        for (size_t i = 0; i < 3; i++) {
+            const sim_cfg_entry *e = sim_cfg_find(cfg, "postgres", keys[i]);
+            if (e && (!last || e > last)) /* entries of one array, in load order */
+                last = e, key = keys[i];
+        }
+        char w1[512], w2[512], w3[512];
         return sim_err_set(err, SIM_EINPUT,
-                           "%s: postgres.gate: %ld permits exceed pool_size + pool_overflow = %ld: "
-                           "requests would hold a permit while no connection can exist",
-                           sim_cfg_where(cfg, "postgres", "gate", w, sizeof w), p->gate,
-                           p->pool_size + p->pool_overflow);
+                           "%s: postgres.%s: postgres.gate = %ld permits (%s) exceed pool_size + "
+                           "pool_overflow = %ld + %ld connections (%s, %s): requests would hold a "
+                           "permit while no connection can exist",
+                           sim_cfg_where(cfg, "postgres", key, w, sizeof w), key, p->gate,
+                           sim_cfg_where(cfg, "postgres", "gate", w1, sizeof w1), p->pool_size,
+                           p->pool_overflow,
+                           sim_cfg_where(cfg, "postgres", "pool_size", w2, sizeof w2),
+                           sim_cfg_where(cfg, "postgres", "pool_overflow", w3, sizeof w3));
+    }
     /* phases */
     char buf[256];
     snprintf(buf, sizeof buf, "%s", phases);
@@ -300,6 +315,10 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         if (k < 0)
             return sim_err_set(err, SIM_EINPUT, "%s: client.phases: unknown phase or endpoint "
                                "'%s' (known: checkout, webhook, reserve, commit)",
+                               sim_cfg_where(cfg, "client", "phases", w, sizeof w), tok);
+        if (p->phase_on[k])
+            return sim_err_set(err, SIM_EINPUT, "%s: client.phases: '%s' given twice (each phase "
+                               "runs once, in the benchmark's order)",
                                sim_cfg_where(cfg, "client", "phases", w, sizeof w), tok);
         p->phase_on[k] = 1;
         any = 1;
