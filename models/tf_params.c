@@ -31,6 +31,9 @@ static const sim_cfg_key schema[] = {
     {"client", "think", SIM_CFG_DIST, "0", 0, 0, NULL, "s", "closed mode: think time"},
     {"client", "cpu", SIM_CFG_DUR, "1.07ms", 0, 1, NULL, "s",
      "load generator (Python httpx) CPU per request, on its own event loop"},
+    {"client", "cpu_scale", SIM_CFG_NUM, "1", 0.01, 100, NULL, "factor",
+     "multiplies every CPU cost of the load generator (cpu, connect_cpu, pool_*): its CPU "
+     "speed relative to the machine those costs were measured on (tfsim probe http)"},
     {"client", "crowding", SIM_CFG_NUM, "4.9e-05", 0, 10, NULL, "1/request",
      "client CPU grows by this fraction per request in flight"},
     {"client", "max_connections", SIM_CFG_INT, "0", 0, 1e6, NULL, "connections",
@@ -211,6 +214,7 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         INT("client", "concurrency", &p->concurrency) || INT("client", "total", &p->total) ||
         NUM("client", "rate", &p->rate) || sim_cfg_dist(cfg, s, n, "client", "think", &p->think, err) ||
         NUM("client", "cpu", &p->client_cpu) || NUM("client", "crowding", &p->client_crowding) ||
+        NUM("client", "cpu_scale", &p->client_cpu_scale) ||
         INT("client", "max_connections", &p->max_connections) ||
         NUM("client", "connect_cpu", &p->connect_cpu_client) ||
         NUM("client", "pool_cpu", &p->pool_cpu) ||
@@ -259,6 +263,13 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
 #undef NUM
 #undef INT
 #undef BOOL
+    /* the struct holds the client's costs on this scenario's machine */
+    p->client_cpu *= p->client_cpu_scale;
+    p->connect_cpu_client *= p->client_cpu_scale;
+    p->pool_cpu *= p->client_cpu_scale;
+    p->pool_conn_cpu *= p->client_cpu_scale;
+    p->pool_idle_cpu *= p->client_cpu_scale;
+    p->pool_poll_cpu *= p->client_cpu_scale;
     if (unit_mean(cfg, "server", "cpu_shape", &p->cpu_shape, err) ||
         unit_mean(cfg, "postgres", "jitter", &p->pg_jitter, err))
         return err->code;

@@ -37,6 +37,8 @@ typedef struct tf_params {
     double rate;                 /* poisson arrivals per second */
     sim_dist think;              /* closed loop think time */
     double client_cpu;           /* per request, on the client's loop */
+    double client_cpu_scale;     /* multiplies every client CPU cost (read: the struct holds
+                                    the scaled costs) */
     double client_crowding;      /* relative cost growth per request in flight */
     long max_connections;        /* client pool limit; 0: the concurrency */
     double connect_cpu_client, connect_cpu_server;

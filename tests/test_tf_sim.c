@@ -159,6 +159,64 @@ static void test_mechanisms(void **state)
     assert_true(w2.phase[TF_RESERVE].throughput > 1.2 * w1.phase[TF_RESERVE].throughput);
 }
 
+/* The load generator's connection pool (tf_pool run on the client loop).
+ * Concurrency 1, everything else free: every request makes exactly two
+ * passes (its start and its response) over a pool of one connection, so
+ * its client CPU is client.cpu + 2 pool_cpu + a poll of the one idle
+ * connection per pass (the response releases it before its pass), except
+ * at the start of a phase's first request, which finds no connection and
+ * pays connect_cpu instead. */
+static const char pool_base[] =
+    "[architecture]\naccounting = stub\npayments = stub\nstub_latency = 1ms\n"
+    "[client]\ntotal = 100\ncpu = 1ms\ncrowding = 0\nconnect_cpu = 0.5ms\n"
+    "pool_cpu = 30us\npool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 10us\n"
+    "[server]\ncpu_request = 0.2ms\ncpu_shape = 1\ncrowding = 0\naccept_cpu = 0\n"
+    "[host]\ncores = 64\n";
+
+static void test_client_pool(void **state)
+{
+    (void)state;
+    char text[1024];
+    tf_out o;
+    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 1\n", pool_base);
+    run_text(text, 3, &o);
+    assert_close(o.pool_passes, 2, 1e-12);
+    assert_close(o.pool_retries, 0, 1e-12);
+    assert_close(o.pool_conns, 4, 0); /* one per phase: a new client per phase */
+    double want = 1e-3 + 2 * 30e-6 + ((99 + 100) * 10e-6 + 0.5e-3) / 100;
+    for (int i = 0; i < TF_NPHASES; i++)
+        assert_rel(o.phase[i].cpu_client, want, 1e-9);
+    /* C connections per phase, kept alive: the pool opens C at most */
+    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 16\n", pool_base);
+    run_text(text, 3, &o);
+    assert_true(o.pool_conns <= 4 * 16);
+    assert_true(o.pool_conns >= 4);
+    /* a cap below C makes requests wait for a release: no more connections */
+    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 16\nmax_connections = 3\n", pool_base);
+    run_text(text, 3, &o);
+    assert_true(o.pool_conns <= 4 * 3);
+    assert_true(o.inflight_max == 16);
+    /* keep-alive expiry: with 1 ns every idle connection is gone at the
+     * next pass, so each request opens a new one */
+    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 1\nkeepalive_expiry = 1ns\n",
+             pool_base);
+    run_text(text, 3, &o);
+    assert_close(o.pool_conns, 400, 0);
+    /* the pool's cost grows with the concurrency: every connection that is
+     * idle is polled at every pass (and counted once per connection) */
+    tf_out lo, hi;
+    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 4\ntotal = 400\n", pool_base);
+    run_text(text, 5, &lo);
+    snprintf(text, sizeof text,
+             "%s\f[client]\nconcurrency = 64\ntotal = 400\npool_idle_cpu = 0.2us\n", pool_base);
+    run_text(text, 5, &hi);
+    for (int i = 0; i < TF_NPHASES; i++)
+        assert_true(hi.phase[i].cpu_client > 1.3 * lo.phase[i].cpu_client);
+    /* several requests are handed one idle connection: the losers retry */
+    assert_true(hi.pool_retries > 0.5);
+    assert_true(hi.pool_passes > 2.5);
+}
+
 /* Wake-up costs: at concurrency 1 every burst finds the server loop idle
  * and every statement finds no backend running, so each request pays them
  * exactly once per burst (its arrival and each of its 11 round-trip
@@ -348,6 +406,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_permits_and_waves), cmocka_unit_test(test_kind_counts_and_batches),
         cmocka_unit_test(test_sold_out_paths),    cmocka_unit_test(test_mechanisms),
+        cmocka_unit_test(test_client_pool),
         cmocka_unit_test(test_determinism),       cmocka_unit_test(test_wake_cost),
         cmocka_unit_test(test_redis_on_host),     cmocka_unit_test(test_wake_affine),       cmocka_unit_test(test_bad_configs),
     };
