@@ -105,6 +105,12 @@ static const sim_cfg_key schema[] = {
      "a statement sent while its loop keeps running and no host core is idle starts when "
      "the loop's burst ends (Linux wakes the backend on the waker's core)"},
     {"host", "rtt", SIM_CFG_DUR, "40us", 0, 1, NULL, "s", "network round trip (loopback)"},
+    {"host", "sched_tick", SIM_CFG_DUR, "4ms", 1e-6, 1, NULL, "s",
+     "the scheduler's tick, when CPU-bound threads take turns (Linux CONFIG_HZ=250 on the "
+     "measured VM: 4 ms; perf sched showed spinning threads running 4.0 ms each)"},
+    {"host", "sched_slice", SIM_CFG_DUR, "1.5ms", 0, 1, NULL, "s",
+     "least CPU a CPU-bound thread gets before a tick preempts it (Linux EEVDF base slice "
+     "0.75 ms x (1 + log2 of 2 CPUs))"},
 
     {"postgres", "gate", SIM_CFG_INT, "10", 1, 1e6, NULL, "permits",
      "application semaphore around each transaction (DB gate)"},
@@ -148,6 +154,22 @@ static const sim_cfg_key schema[] = {
     {"redis", "save_extra", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
      "server time a payment-session save (MULTI, HSET of 11 fields, EXPIRE, ZADD, EXEC) "
      "takes beyond redis.service"},
+    {"redis", "cycle_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+     "the main thread's CPU per event-loop cycle beyond its commands (epoll_wait, "
+     "beforeSleep); 0: in redis.service"},
+    {"redis", "io_threads", SIM_CFG_INT, "4", 1, 128, NULL, "threads",
+     "Redis io-threads, the main thread included (TigerFans' upstream Makefile starts Redis "
+     "with --io-threads 4; 1: no I/O threads; Redis allows up to 128)"},
+    {"redis", "io_threads_do_reads", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
+     "the I/O threads also read and parse the commands (upstream Makefile: "
+     "--io-threads-do-reads yes)"},
+    {"redis", "io_pending_per_thread", SIM_CFG_INT, "2", 1, 1e6, NULL, "clients",
+     "the I/O threads run while a cycle ends with at least io_threads x this clients "
+     "pending a reply (Redis 7.0 networking.c, stopThreadedIOIfNeeded: "
+     "pending < io_threads_num*2 stops them)"},
+    {"redis", "hz", SIM_CFG_NUM, "10", 1, 500, NULL, "1/s",
+     "serverCron calls per second; each stops the I/O threads when no client is pending "
+     "(redis.conf default hz 10; server.c serverCron calls stopThreadedIOIfNeeded)"},
 
     {"tigerbeetle", "batch_base", SIM_CFG_DIST, "gamma(shape=8, mean=1.6ms)", 0, 0, NULL, "s",
      "latency of a batch, fixed part (single replica, development mode)"},
@@ -236,7 +258,8 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         BOOL("host", "postgres_on_host", &p->pg_on_host) ||
         BOOL("host", "redis_on_host", &p->redis_on_host) ||
         BOOL("host", "wake_affine", &p->wake_affine) ||
-        NUM("host", "rtt", &p->net_rtt) ||
+        NUM("host", "rtt", &p->net_rtt) || NUM("host", "sched_tick", &p->sched_tick) ||
+        NUM("host", "sched_slice", &p->sched_slice) ||
         INT("postgres", "gate", &gate) || INT("postgres", "pool_size", &psize) ||
         INT("postgres", "pool_overflow", &pover) || BOOL("postgres", "pre_ping", &pre) ||
         NUM("postgres", "loop_cpu_query", &p->pg_loop_cpu_query) ||
@@ -254,6 +277,11 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         sim_cfg_dist(cfg, s, n, "redis", "service", &p->redis_service, err) ||
         NUM("redis", "loop_cpu", &p->redis_loop_cpu) ||
         NUM("redis", "save_extra", &p->redis_save_extra) ||
+        NUM("redis", "cycle_cpu", &p->redis_cycle_cpu) ||
+        INT("redis", "io_threads", &p->redis_io_threads) ||
+        BOOL("redis", "io_threads_do_reads", &p->redis_io_do_reads) ||
+        INT("redis", "io_pending_per_thread", &p->redis_io_per_thread) ||
+        NUM("redis", "hz", &p->redis_hz) ||
         sim_cfg_dist(cfg, s, n, "tigerbeetle", "batch_base", &p->tb_base, err) ||
         NUM("tigerbeetle", "per_transfer", &p->tb_per_transfer) ||
         INT("tigerbeetle", "batch_max", &tbmax) || NUM("tigerbeetle", "loop_cpu", &p->tb_loop_cpu) ||

@@ -68,6 +68,7 @@ typedef struct tf_params {
     int redis_on_host;           /* Redis's service runs on the host's cores */
     int wake_affine;             /* a statement sent while its busy loop runs waits for its burst */
     double net_rtt;
+    double sched_tick, sched_slice;  /* the scheduler's tick and a CPU-bound task's slice */
 
     /* PostgreSQL */
     long gate, pool_size, pool_overflow;
@@ -89,6 +90,11 @@ typedef struct tf_params {
     sim_dist redis_service;      /* per command on the single Redis thread */
     double redis_loop_cpu;       /* client CPU on the loop per round trip */
     double redis_save_extra;     /* a save's server time beyond redis_service */
+    double redis_cycle_cpu;      /* main thread CPU per event-loop cycle beyond its commands */
+    long redis_io_threads;       /* io-threads, the main thread included (1: none) */
+    int redis_io_do_reads;       /* io-threads-do-reads */
+    long redis_io_per_thread;    /* threads on while pending writes >= io_threads x this */
+    double redis_hz;             /* serverCron calls per second */
 
     /* TigerBeetle */
     sim_dist tb_base;            /* batch latency independent of size */

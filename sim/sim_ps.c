@@ -16,6 +16,7 @@ void sim_ps_init(sim_ps *p, double cores)
     assert(p->heap && "out of memory");
     p->n = 0;
     p->order = 0;
+    p->spin = 0;
     p->is_armed = 0;
     p->armed = 0;
     p->timer = -1;
@@ -43,7 +44,7 @@ static inline double rate(const sim_ps *p)
 {
     if (p->n == 0)
         return 0;
-    double r = p->cores / (double)p->n;
+    double r = p->cores / (double)(p->n + (size_t)p->spin);
     return r < 1.0 ? r : 1.0;
 }
 
@@ -128,8 +129,8 @@ static void arm(sim_ps *p, sim *s)
 
 static void set_counts(sim_ps *p, double now)
 {
-    sim_tavg_set(&p->njobs, now, (double)p->n);
-    double n = (double)p->n;
+    double n = (double)(p->n + (size_t)p->spin);
+    sim_tavg_set(&p->njobs, now, n);
     sim_tavg_set(&p->nbusy, now, n < p->cores ? n : p->cores);
 }
 
@@ -169,6 +170,15 @@ static void on_complete(sim *s, void *obj)
         if (done[i].fn)
             done[i].fn(s, done[i].obj);
     }
+}
+
+void sim_ps_spin(sim_ps *p, sim *s, long delta)
+{
+    assert(p->spin + delta >= 0);
+    advance(p, s->now);
+    p->spin += delta;
+    set_counts(p, s->now);
+    arm(p, s);
 }
 
 void sim_ps_submit(sim_ps *p, sim *s, void *obj, double work, sim_fn fn)

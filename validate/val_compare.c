@@ -294,6 +294,8 @@ static int calib_from(const tf_params *p, const val_live_out *o, const samples *
      * time), and the saves' mean excess over them (save_extra); with
      * saves only, their fit. */
     cal->redis_on_host = nr > 0 && isfinite(o->redis_cpu);
+    cal->redis_io_threads = nr > 0 ? o->redis_io_threads : 0;
+    cal->redis_io_reads = nr > 0 ? o->redis_io_reads : -1;
     double rbefore = cal->o_rt + cal->rtt + (cal->redis_on_host ? 0 : cal->wake);
     const size_t nsave = sm->n[VAL_LIVE_REDIS0 + TF_R_SAVE];
     size_t nall = 0;
@@ -376,6 +378,11 @@ size_t val_compare_overrides(const val_compare_calib *cal, const tf_params *p, d
         cal->pg_on_host ? "true" : "false", cal->rtt, cal->query_cpu, cal->query_cpu, cal->row_cost, cal->sum_cpu,
         cal->flush, cal->redis_service, cal->save_extra, cal->wake, cal->pg_wake,
         cal->redis_on_host ? "true" : "false", cal->pg_on_host ? "true" : "false");
+    if (n >= 0 && (size_t)n < len && cal->redis_io_threads > 0)
+        n += snprintf(buf + n, len - (size_t)n, "redis.io_threads=%ld\n", cal->redis_io_threads);
+    if (n >= 0 && (size_t)n < len && cal->redis_io_reads >= 0)
+        n += snprintf(buf + n, len - (size_t)n, "redis.io_threads_do_reads=%s\n",
+                      cal->redis_io_reads ? "true" : "false");
     return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
 

@@ -65,6 +65,10 @@
  *   host.redis_on_host     true when round trips went to Redis and its CPU
  *                          could be read (INFO cpu, only for a server on
  *                          this machine: unix socket or loopback address)
+ *   redis.io_threads, redis.io_threads_do_reads
+ *                          the server's io-threads and io-threads-do-reads
+ *                          (CONFIG GET in the calibration run; left as the
+ *                          config has them when the server does not say)
  *   host.wake_affine       true with the backends on the host (a statement
  *                          stacked on its busy loop's core waits for the
  *                          loop's burst when no core is idle)
@@ -137,6 +141,8 @@ typedef struct val_compare_calib {
     double loop_sleep_1, loop_sleep_n, pg_alone_1, pg_alone_n;
     char flush[2048], redis_service[2048];  /* distribution specs */
     double save_extra;                  /* redis.save_extra */
+    long redis_io_threads;              /* the server's io-threads (0: unknown) */
+    int redis_io_reads;                 /* its io-threads-do-reads (-1: unknown) */
     int pg_on_host, redis_on_host;
 } val_compare_calib;
 
