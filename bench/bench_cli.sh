@@ -17,3 +17,22 @@ for k in 1 2 3; do
 done
 med=$(echo $times | tr ' ' '\n' | sort -n | sed -n 2p)
 echo "sweep 12 points x 3 architectures x 10 replications, --jobs 2: median ${med} s of 3 (target < 5 s)"
+
+# tfsim fit of 10^6 rows in 10^5 (operation, concurrency) groups: 99,900
+# groups of 5 rows (listed, too few to fit) and 100 of 5,050 rows (fitted),
+# in the order a probe writes them (interleaved).  Peak memory target:
+# under 200 MB (groups are found by hash and start with room for 8
+# samples; it used to take 1.2 GB for 2 x 10^5 groups).
+awk 'BEGIN { srand(7); print "operation,concurrency,latency_us,timestamp";
+    for (r = 0; r < 5; r++)
+        for (g = 0; g < 99900; g++)
+            printf "probe.op%d,%d,%.3f,%d\n", int(g / 10), 1 + g % 10, 100 + 50 * rand(), r;
+    for (r = 0; r < 5050; r++)
+        for (g = 0; g < 100; g++)
+            printf "probe.big%d,1,%.3f,%d\n", g, 200 * -log(1 - rand()) + 50, r }' >"$tmp/fit.csv"
+/usr/bin/time -f "%M %e" -o "$tmp/fit.time" "$TFSIM" fit "$tmp/fit.csv" --config-out "$tmp/fit.ini" \
+    >/dev/null 2>"$tmp/fit.err" || { cat "$tmp/fit.err"; exit 1; }
+read -r kb secs <"$tmp/fit.time"
+mb=$((kb / 1024))
+echo "fit of 10^6 rows in 10^5 groups: peak ${mb} MB, ${secs} s (target < 200 MB)"
+[ "$mb" -lt 200 ]

@@ -29,8 +29,15 @@ extern const char tfsim_build_rev[];
 extern const char tfsim_build_flags[];
 #define TFSIM_VERSION "0.1.0"
 
-/* Print "tfsim CMD: message" to stderr and return the exit code matching
- * err->code (1 or 2). */
+/* msg with passwords masked (rep_redact: password=..., scheme://u:PASS@,
+ * --password ...) into buf (len bytes, cut if longer); returns buf.  Every
+ * message that may quote a connection string (libpq and hiredis errors
+ * repeat it) is printed through this. */
+#define CLI_REDACT_MAX (SIM_ERR_MSG_MAX + 64)
+const char *cli_redact(const char *msg, char *buf, size_t len);
+
+/* Print "tfsim CMD: message" (passwords masked) to stderr and return the
+ * exit code matching err->code (1 or 2). */
 int cli_fail(const char *cmd, const sim_err *err);
 /* Print a usage error ("tfsim CMD: message; see tfsim CMD --help") and
  * return EXIT_INPUT. */
@@ -44,6 +51,18 @@ void cli_print_usage(const char *cmd, FILE *out);
 int cli_parse_format(const char *cmd, const char *s, sim_format *out);
 int cli_parse_u64(const char *cmd, const char *flag, const char *s, unsigned long long *out);
 int cli_parse_long(const char *cmd, const char *flag, const char *s, long min, long max, long *out);
+
+/* Flush standard output and check it for write errors (a full disk, a
+ * closed file): on one, print "tfsim CMD: cannot write standard output:
+ * REASON" (once per process) and return 1; else 0.  main() calls it after
+ * every command and turns exit status 0 into 1 when it fails; a command
+ * may call it earlier (before storing results, say). */
+int cli_check_stdout(const char *cmd);
+
+/* Check the value of --vary as it is read (next: the argument after it,
+ * or NULL): SECTION.KEY=VALUES, else a usage error (returned, EXIT_INPUT)
+ * with a hint for the space-separated form `--vary KEY 1,2`. */
+int cli_vary_arg(const char *cmd, const char *vary, const char *next);
 
 /* Is stderr a terminal (progress bars only then)? */
 int cli_stderr_tty(void);

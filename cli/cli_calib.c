@@ -77,12 +77,13 @@ typedef struct pdef {
  * prediction by a third). */
 static const pdef defaults[] = {
     {"client.cpu", 2e-5, 5e-3, 1},
-    {"client.connect_cpu", 1e-5, 5e-2, 1},
-    {"client.connect_crowding", 1e-5, 1, 1},
+    {"client.connect_cpu", 1e-5, 5e-2, 0},
+    {"client.pool_poll_cpu", 1e-7, 1e-3, 1},
+    {"client.pool_idle_cpu", 1e-10, 1e-4, 1},
     {"server.cpu_request", 2e-5, 5e-3, 1},
     {"server.cpu_webhook", 1e-6, 5e-3, 1},
     {"server.cpu_checkout", 1e-6, 5e-3, 0},
-    {"client.crowding", 1e-6, 1, 1},
+    {"client.crowding", 1e-6, 1, 0},
     {"server.crowding", 1e-6, 1, 1},
     {"server.accept_cpu", 1e-6, 2e-2, 1},
     {"postgres.loop_cpu_query", 1e-6, 2e-3, 1},

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "reports/rep_store.h"
 #include "sim/sim.h"
+#include "sim/sim_afile.h"
 
 static int need(const char *cmd, int argc, char **argv, int i)
 {
@@ -50,7 +51,7 @@ int cli_scenario_opt(const char *cmd, int argc, char **argv, int *i, sim_cfg *ov
         if (cli_parse_u64(cmd, a, argv[++*i], &v))
             return -1;
         snprintf(buf, sizeof buf, "run.%s=%llu", !strcmp(a, "--seed") ? "seed" : "replications", v);
-        sim_cfg_set(ov, buf, &err);
+        sim_cfg_set_as(ov, buf, a, &err);
         return 1;
     }
     if (!strcmp(a, "--format") || !strcmp(a, "-f")) {
@@ -88,7 +89,7 @@ int cli_scenario_load(const cli_opts *o, sim_cfg *cfg, sim_cfg *ov, sim_err *err
         const sim_cfg_entry *e = sim_cfg_at(ov, i);
         char buf[2048];
         snprintf(buf, sizeof buf, "%s.%s=%s", e->section, e->key, e->value);
-        if (sim_cfg_set(cfg, buf, err))
+        if (sim_cfg_set_as(cfg, buf, e->origin, err))
             return err->code;
     }
     return SIM_OK;
@@ -144,9 +145,10 @@ void cli_manifest_init(rep_manifest *m, const char *cmd, const cli_opts *o, cons
 int cli_write_manifest(const char *path, const char *cmd, const sim_cfg *cfg,
                        const mdl_scenario *sc, unsigned reps, sim_err *err)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return sim_err_set(err, SIM_EFAIL, "%s: cannot write the manifest", path);
+    sim_afile af;
+    if (sim_afile_open(&af, path, err))
+        return err->code;
+    FILE *f = af.f;
     fprintf(f, "{\n  \"tool\": \"tfsim %s\",\n  \"command\": ", TFSIM_VERSION);
     json_str(f, cmd);
     fprintf(f, ",\n  \"git_revision\": ");
@@ -162,10 +164,7 @@ int cli_write_manifest(const char *path, const char *cmd, const sim_cfg *cfg,
     fprintf(f, ",\n  \"config_text\": ");
     json_redacted(f, sim_cfg_text(cfg));
     fprintf(f, "\n}\n");
-    int bad = ferror(f);
-    if (fclose(f) || bad)
-        return sim_err_set(err, SIM_EFAIL, "%s: write error", path);
-    return SIM_OK;
+    return sim_afile_commit(&af, err);
 }
 
 static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -211,9 +210,22 @@ int cli_store_run(const char *cmd, const char *path, const rep_manifest *m, cons
     int rc = db ? rep_store_save_run(db, m, t, &id, &err) : err.code;
     rep_store_close(db);
     if (rc) {
-        fprintf(stderr, "tfsim %s: results printed but not stored: %s\n", cmd, err.msg);
+        char rb[CLI_REDACT_MAX];
+        fprintf(stderr, "tfsim %s: results printed but not stored: %s\n", cmd,
+                cli_redact(err.msg, rb, sizeof rb));
         return EXIT_FAIL;
     }
     fprintf(stderr, "tfsim %s: stored as run %lld in %s\n", cmd, (long long)id, path);
+    return EXIT_OK;
+}
+
+int cli_check_db(const char *cmd, const char *path)
+{
+    sim_err err;
+    sim_err_clear(&err);
+    rep_store *db = rep_store_open(path, REP_STORE_WRITE, &err);
+    if (!db)
+        return cli_fail(cmd, &err);
+    rep_store_close(db);
     return EXIT_OK;
 }

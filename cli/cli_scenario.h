@@ -56,6 +56,12 @@ struct rep_manifest;
 int cli_store_run(const char *cmd, const char *path, const struct rep_manifest *m,
                   const sim_table *t);
 
+/* Before any work: open (creating if missing) the results database at path
+ * and close it again, so that a file that is not a tfsim database, or
+ * cannot be written, fails at once with the exit status every command
+ * gives (2 bad input, 1 runtime failure) and a message; 0 when fine. */
+int cli_check_db(const char *cmd, const char *path);
+
 /* Install the live events/s printer on stderr (only when it is a tty or
  * TFSIM_PROGRESS=1). */
 void cli_progress_install(void);

@@ -60,7 +60,7 @@ int cli_sweep_prepare(const cli_opts *o, sim_cfg *cfg, sim_cfg *ov, const char *
         return sim_err_prefix(err, "--vary %s: ", sw->key), err->code;
     /* The unmodified config first, for file:line messages. */
     mdl_scenario s0;
-    int rc = mdl_scenario_init(&s0, cfg, err);
+    int rc = mdl_scenario_setup(&s0, cfg, err);
     if (rc == SIM_OK) {
         sw->jobs = o->jobs ? o->jobs : s0.plan.jobs;
         sw->seed = s0.seed;
@@ -91,7 +91,7 @@ int cli_sweep_prepare(const cli_opts *o, sim_cfg *cfg, sim_cfg *ov, const char *
         snprintf(set, len, "%s=%s", sw->key, sw->values[i]);
         rc = cli_scenario_load(o, c, ov, err);
         if (rc == SIM_OK)
-            rc = sim_cfg_set(c, set, err);
+            rc = sim_cfg_set_as(c, set, "--vary", err);
         if (rc == SIM_OK)
             rc = mdl_scenario_init(&sc, c, err);
         if (rc == SIM_OK) {
@@ -403,8 +403,9 @@ int cli_sweep_table(const char *cmd, const cli_sweep *sw, int longf, sim_table *
     for (size_t i = 0; i < sw->n; i++) {
         const sim_table *pt = sw->tables[i];
         if (!pt) {
+            char rb[CLI_REDACT_MAX];
             fprintf(stderr, "tfsim %s: %s=%s: %s\n", cmd, sw->key, sw->values[i],
-                    sw->errs[i].msg[0] ? sw->errs[i].msg : "not run");
+                    sw->errs[i].msg[0] ? cli_redact(sw->errs[i].msg, rb, sizeof rb) : "not run");
             rc = sw->status[i] == SIM_EINPUT ? EXIT_INPUT : EXIT_FAIL;
             continue;
         }

@@ -1,14 +1,24 @@
 #include "cli/cli.h"
 
+#include "reports/rep_store.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+const char *cli_redact(const char *msg, char *buf, size_t len)
+{
+    rep_redact(msg, buf, len);
+    return buf;
+}
+
 int cli_fail(const char *cmd, const sim_err *err)
 {
-    fprintf(stderr, "tfsim %s: %s\n", cmd, err->msg[0] ? err->msg : "failed");
+    char buf[CLI_REDACT_MAX];
+    fprintf(stderr, "tfsim %s: %s\n", cmd,
+            err->msg[0] ? cli_redact(err->msg, buf, sizeof buf) : "failed");
     return err->code == SIM_EINPUT ? EXIT_INPUT : EXIT_FAIL;
 }
 
@@ -75,10 +85,37 @@ int cli_parse_long(const char *cmd, const char *flag, const char *s, long min, l
         return cli_usage_error(cmd, "%s: missing value", flag);
     long v = strtol(s, &end, 10);
     if (*end || errno == ERANGE || v < min || v > max)
-        return cli_usage_error(cmd, "%s: expected an integer in [%ld, %ld], got '%s'", flag, min,
+        return cli_usage_error(cmd, "%s: expected an integer in %ld..%ld, got '%s'", flag, min,
                                max, s);
     *out = v;
     return 0;
 }
 
+int cli_vary_arg(const char *cmd, const char *vary, const char *next)
+{
+    if (strchr(vary, '=') && vary[0] != '=')
+        return 0;
+    if (next && next[0] != '-' && !strchr(next, '='))
+        return cli_usage_error(cmd, "--vary %s: expected SECTION.KEY=V1,V2,... (did you mean "
+                               "--vary %s=%s?)", vary, vary, next);
+    return cli_usage_error(cmd, "--vary %s: expected SECTION.KEY=V1,V2,... or SECTION.KEY=A..B",
+                           vary);
+}
+
 int cli_stderr_tty(void) { return isatty(STDERR_FILENO); }
+
+int cli_check_stdout(const char *cmd)
+{
+    static int reported;
+    errno = 0;
+    int bad = fflush(stdout) != 0;
+    int e = errno;
+    if (!bad && !ferror(stdout))
+        return 0;
+    if (!reported) {
+        reported = 1;
+        fprintf(stderr, "tfsim %s: cannot write standard output: %s\n", cmd,
+                e ? strerror(e) : "write error");
+    }
+    return 1;
+}

@@ -264,7 +264,7 @@ static int print_table(const opts *o, sim_table *t)
 static int finish(int rc)
 {
     if (rc || fflush(stdout)) {
-        fprintf(stderr, "tfsim " CMD ": write error on standard output\n");
+        cli_check_stdout(CMD);
         return EXIT_FAIL;
     }
     return EXIT_OK;

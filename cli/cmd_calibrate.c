@@ -7,6 +7,7 @@
 #include "cli/cli_calib.h"
 #include "models/tf_params.h"
 #include "models/tf_sim.h"
+#include "sim/sim_afile.h"
 #include "sim/sim_rng.h"
 #include "validate/val_calib.h"
 #include "validate/val_tigerbench.h"
@@ -48,9 +49,10 @@ static void progress(unsigned iter, double f, void *ctx)
 static int write_ini(const char *path, const char *base, const char *file, const char *arch,
                      const val_calib_param *p, size_t np, double obj, double mape, sim_err *err)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return sim_err_set(err, SIM_EFAIL, "%s: cannot write", path);
+    sim_afile af;
+    if (sim_afile_open(&af, path, err))
+        return err->code;
+    FILE *f = af.f;
     fprintf(f, "; calibrated by tfsim calibrate from %s, architecture %s\n", file, arch);
     fprintf(f, "; objective %.6g (sum of squared log errors), MAPE over fitted points %.2f%%\n", obj,
             mape);
@@ -81,10 +83,7 @@ static int write_ini(const char *path, const char *base, const char *file, const
                 }
             }
     }
-    int bad = ferror(f);
-    if (fclose(f) || bad)
-        return sim_err_set(err, SIM_EFAIL, "%s: write error", path);
-    return SIM_OK;
+    return sim_afile_commit(&af, err);
 }
 
 int cmd_calibrate(int argc, char **argv)

@@ -8,7 +8,9 @@
 #include "cli/cli.h"
 #include "reports/rep_store.h"
 #include "cli/cli_live.h"
+#include "cli/cli_scenario.h"
 #include "models/mdl_sweep.h"
+#include "sim/sim_afile.h"
 #include "sim/sim_rng.h"
 #include "validate/val_compare.h"
 
@@ -82,7 +84,8 @@ static volatile sig_atomic_t stop_flag;
 
 static void on_step(void *ctx, const char *what)
 {
-    fprintf(stderr, "tfsim %s: %s\n", (const char *)ctx, what);
+    char rb[CLI_REDACT_MAX];
+    fprintf(stderr, "tfsim %s: %s\n", (const char *)ctx, cli_redact(what, rb, sizeof rb));
 }
 
 /* The calibration and its mapping, for people. */
@@ -145,6 +148,8 @@ int cmd_compare(int argc, char **argv)
             r = 1;
             if (!strcmp(a, "--vary")) {
                 vary = v;
+                if ((rc = cli_vary_arg(cmd, vary, i + 1 < argc ? argv[i + 1] : NULL)))
+                    goto out;
             } else if (!strcmp(a, "--params-out")) {
                 params_out = v;
             } else if (!strcmp(a, "--reps")) {
@@ -205,6 +210,8 @@ int cmd_compare(int argc, char **argv)
         rc = cli_fail(cmd, &err);
         goto out;
     }
+    if (o.db && (rc = cli_check_db(cmd, o.db)))
+        goto out;
     tf_params p;
     if (cli_live_params(&o, cfg, ov, &p, &err)) {
         tf_params_fini(&p);
@@ -226,9 +233,15 @@ int cmd_compare(int argc, char **argv)
             char buf[8192];
             val_compare_overrides(&c.cal, &p, co.live.cpu_scale, co.live.cpu_per_step, c.pts[0].cores,
                                   buf, sizeof buf);
-            FILE *f = fopen(params_out, "w");
-            if (!f || fputs(buf, f) == EOF || fclose(f)) {
-                fprintf(stderr, "tfsim compare: cannot write %s\n", params_out);
+            sim_afile af;
+            sim_err werr;
+            sim_err_clear(&werr);
+            if (sim_afile_open(&af, params_out, &werr) == SIM_OK) {
+                fputs(buf, af.f);
+                sim_afile_commit(&af, &werr);
+            }
+            if (werr.code) {
+                cli_fail("compare", &werr);
                 rc = EXIT_FAIL;
             }
         }
@@ -240,7 +253,7 @@ int cmd_compare(int argc, char **argv)
                    o.config, p.arch, p.total, co.live.cpu_scale, co.live.cpu_per_step * 1e3,
                    c.pts[0].reps);
         if (sim_table_print(t, o.format, stdout)) {
-            fprintf(stderr, "tfsim compare: write error on standard output\n");
+            cli_check_stdout("compare");
             rc = EXIT_FAIL;
         }
         if (o.db) {

@@ -424,7 +424,7 @@ int cmd_config(int argc, char **argv)
         sim_table_free(t);
     }
     if (!readme && fflush(stdout)) {
-        fprintf(stderr, "tfsim config: write error on standard output\n");
+        cli_check_stdout("config");
         rc = EXIT_FAIL;
     }
     ref_fini(&r);

@@ -128,10 +128,17 @@ int cmd_diff(int argc, char **argv)
         rc = cli_usage_error(cmd, "expected two configs A.ini B.ini");
         goto out;
     }
+    if (o.db && (rc = cli_check_db(cmd, o.db)))
+        goto out;
     sim_err err;
     sim_err_clear(&err);
     if (load(cmd, pa, ov, &o, &a, &ca, &err) || load(cmd, pb, ov, &o, &b, &cb, &err)) {
         rc = cli_fail(cmd, &err);
+        goto out;
+    }
+    if (a.type != b.type) {
+        rc = cli_usage_error(cmd, "%s is a %s scenario and %s a %s one: diff pairs two "
+                             "scenarios of one model", pa, a.type->name, pb, b.type->name);
         goto out;
     }
     if (o.jobs)
@@ -182,7 +189,7 @@ int cmd_diff(int argc, char **argv)
     if (o.format == SIM_FMT_TEXT)
         printf("A = %s\nB = %s\n%u paired replications, seed %llu, %.0f%% intervals of B - A\n\n",
                pa, pb, n, (unsigned long long)a.seed, 100 * a.plan.level);
-    if (sim_table_print(t, o.format, stdout) || fflush(stdout))
+    if (sim_table_print(t, o.format, stdout) | cli_check_stdout(cmd))
         rc = EXIT_FAIL;
     if (o.db && store_diff(o.db, pa, pb, ca, cb, a.seed, n, t))
         rc = EXIT_FAIL;

@@ -113,7 +113,7 @@ int cmd_live(int argc, char **argv)
                    o.config, p.arch, p.concurrency, p.total, lo.cpu_scale, lo.cpu_per_step * 1e3,
                    lrc ? " (stopped early: see the message on stderr)" : "");
         if (sim_table_print(t, o.format, stdout)) {
-            fprintf(stderr, "tfsim live: write error on standard output\n");
+            cli_check_stdout("live");
             rc = EXIT_FAIL;
         }
         fflush(stdout);

@@ -60,8 +60,11 @@ int cmd_plan(int argc, char **argv)
                 goto out;
             }
             const char *v = argv[++i];
-            if (!strcmp(a, "--vary"))
+            if (!strcmp(a, "--vary")) {
                 vary = v;
+                if ((rc = cli_vary_arg(cmd, vary, i + 1 < argc ? argv[i + 1] : NULL)))
+                    goto out;
+            }
             else if (!strcmp(a, "--phase"))
                 phase = v;
             else {
@@ -130,7 +133,9 @@ int cmd_plan(int argc, char **argv)
     long pick = -1;
     for (size_t i = 0; i < sw.n; i++) {
         if (sw.status[i]) {
-            fprintf(stderr, "tfsim plan: %s=%s: %s\n", sw.key, sw.values[i], sw.errs[i].msg);
+            char rb[CLI_REDACT_MAX];
+            fprintf(stderr, "tfsim plan: %s=%s: %s\n", sw.key, sw.values[i],
+                    cli_redact(sw.errs[i].msg, rb, sizeof rb));
             rc = EXIT_FAIL;
             continue;
         }
@@ -169,7 +174,9 @@ int cmd_plan(int argc, char **argv)
             rc = EXIT_FAIL;
     }
     if (sw.store_failed) {
-        fprintf(stderr, "tfsim plan: results printed but not all stored: %s\n", sw.store_err.msg);
+        char rb[CLI_REDACT_MAX];
+        fprintf(stderr, "tfsim plan: results printed but not all stored: %s\n",
+                cli_redact(sw.store_err.msg, rb, sizeof rb));
         rc = EXIT_FAIL;
     }
 out:

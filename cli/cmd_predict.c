@@ -108,6 +108,8 @@ int cmd_predict(int argc, char **argv)
             goto out;
         }
     }
+    if (dbpath && (rc = cli_check_db(cmd, dbpath)))
+        goto out;
     const char *file = ca.file, *base = ca.base;
     sim_format fmt = ca.fmt;
     unsigned long long seed = ca.seed;

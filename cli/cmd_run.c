@@ -60,7 +60,9 @@ static int store_run(const char *path, const cli_opts *o, const sim_cfg *cfg,
     int rc = db ? rep_store_save_run(db, &m, t, &id, &err) : err.code;
     rep_store_close(db);
     if (rc) {
-        fprintf(stderr, "tfsim run: results printed but not stored: %s\n", err.msg);
+        char rb[CLI_REDACT_MAX];
+        fprintf(stderr, "tfsim run: results printed but not stored: %s\n",
+                cli_redact(err.msg, rb, sizeof rb));
         return EXIT_FAIL;
     }
     fprintf(stderr, "tfsim run: stored as run %lld in %s\n", (long long)id, path);
@@ -85,6 +87,8 @@ int cmd_run(int argc, char **argv)
         if ((rc = cli_config_arg(cmd, argv[i], &o)))
             goto out;
     }
+    if (o.db && (rc = cli_check_db(cmd, o.db)))
+        goto out;
     sim_err err;
     sim_err_clear(&err);
     mdl_scenario sc;
@@ -108,10 +112,8 @@ int cmd_run(int argc, char **argv)
             printf("%s: %s model, %u replications, seed %llu\n\n",
                    o.config ? o.config : "(defaults)", sc.type->name, res.reps,
                    (unsigned long long)sc.seed);
-        if (sim_table_print(t, o.format, stdout)) {
-            fprintf(stderr, "tfsim run: write error on standard output\n");
+        if (sim_table_print(t, o.format, stdout))
             rc = EXIT_FAIL;
-        }
         FILE *nf = o.format == SIM_FMT_TEXT ? stdout : stderr;
         for (int r = 0; r < sim_table_nrows(notes); r++) {
             const char *lvl = "", *msg = "";
@@ -119,7 +121,8 @@ int cmd_run(int argc, char **argv)
             sim_table_cell(notes, r, sim_table_find_col(notes, "message"), NULL, &msg);
             fprintf(nf, "%s%s: %s\n", r == 0 && nf == stdout ? "\n" : "", lvl, msg);
         }
-        fflush(stdout);
+        if (cli_check_stdout(cmd))
+            rc = EXIT_FAIL;
         if (o.manifest && cli_write_manifest(o.manifest, "run", cfg, &sc, res.reps, &err))
             rc = cli_fail(cmd, &err);
         if (o.db) {

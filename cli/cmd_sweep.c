@@ -67,6 +67,8 @@ int cmd_sweep(int argc, char **argv)
                 goto out;
             }
             vary = argv[++i];
+            if ((rc = cli_vary_arg(cmd, vary, i + 1 < argc ? argv[i + 1] : NULL)))
+                goto out;
         } else if (!strcmp(argv[i], "--long")) {
             longf = 1;
         } else if ((rc = cli_config_arg(cmd, argv[i], &o))) {
@@ -86,13 +88,14 @@ int cmd_sweep(int argc, char **argv)
     sim_table *t = sim_table_new(NULL);
     rc = cli_sweep_table(cmd, &sw, longf, t);
     if (sim_table_print(t, o.format, stdout) || fflush(stdout)) {
-        fprintf(stderr, "tfsim sweep: write error on standard output\n");
+        cli_check_stdout("sweep");
         rc = EXIT_FAIL;
     }
     sim_table_free(t);
     if (sw.store_failed) {
+        char rb[CLI_REDACT_MAX];
         fprintf(stderr, "tfsim sweep: results printed but not all stored: %s\n",
-                sw.store_err.msg);
+                cli_redact(sw.store_err.msg, rb, sizeof rb));
         rc = EXIT_FAIL;
     }
 out:

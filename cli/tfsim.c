@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "sim/sim_cfg.h"
 
 const cli_command cli_commands[] = {
 #define X(name, summary) {#name, cmd_##name, summary, cmd_##name##_usage},
@@ -33,24 +34,37 @@ int main(int argc, char **argv)
     }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-        if (argc > 2 && strcmp(cmd, "help") == 0) {
+        if (argc > 2 && strcmp(cmd, "help") == 0)
             cli_print_usage(argv[2], stdout);
-            return EXIT_OK;
-        }
-        usage(stdout);
-        return EXIT_OK;
+        else
+            usage(stdout);
+        return cli_check_stdout("help") ? EXIT_FAIL : EXIT_OK;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
         printf("tfsim %s (%s)\n", TFSIM_VERSION, tfsim_build_rev);
-        return EXIT_OK;
+        return cli_check_stdout("version") ? EXIT_FAIL : EXIT_OK;
     }
     for (size_t i = 0; i < cli_ncommands; i++) {
         if (!strcmp(cli_commands[i].name, cmd)) {
             if (cli_wants_help(cmd, argc - 1, argv + 1))
                 return EXIT_OK;
-            return cli_commands[i].fn(argc - 1, argv + 1);
+            int rc = cli_commands[i].fn(argc - 1, argv + 1);
+            if (cli_check_stdout(cmd) && rc == EXIT_OK)
+                rc = EXIT_FAIL;
+            return rc;
         }
     }
-    fprintf(stderr, "tfsim: unknown command '%s' (see: tfsim --help)\n", cmd);
+    const char *best = NULL;
+    int bd = 100;
+    for (size_t i = 0; i < cli_ncommands; i++) {
+        int d = sim_edit_distance(cmd, cli_commands[i].name);
+        if (d < bd)
+            bd = d, best = cli_commands[i].name;
+    }
+    if (best && bd <= 2 && bd < (int)strlen(cmd))
+        fprintf(stderr, "tfsim: unknown command '%s' (did you mean %s? see: tfsim --help)\n", cmd,
+                best);
+    else
+        fprintf(stderr, "tfsim: unknown command '%s' (see: tfsim --help)\n", cmd);
     return EXIT_INPUT;
 }

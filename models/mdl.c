@@ -72,6 +72,14 @@ sim_cfg_key *mdl_schema(const mdl_type *type, size_t *n)
 
 int mdl_scenario_init(mdl_scenario *sc, const sim_cfg *cfg, sim_err *err)
 {
+    int rc = mdl_scenario_setup(sc, cfg, err);
+    if (rc == SIM_OK && sc->type->check_size)
+        rc = sc->type->check_size(sc->model, cfg, &sc->limits, err);
+    return rc;
+}
+
+int mdl_scenario_setup(mdl_scenario *sc, const sim_cfg *cfg, sim_err *err)
+{
     memset(sc, 0, sizeof *sc);
     sim_layout_init(&sc->layout);
     const char *tname;
@@ -193,6 +201,26 @@ void mdl_note(sim_table *notes, const char *level, const char *fmt, ...)
     sim_table_row(notes);
     sim_table_set_str(notes, "level", level);
     sim_table_set_str(notes, "message", buf);
+}
+
+int mdl_check_size(const sim_cfg *cfg, const char *section, const char *key, double events,
+                   double seconds, const char *why, const mdl_limits *lim, sim_err *err)
+{
+    char w[512];
+    if (lim->max_events && events > (double)lim->max_events)
+        return sim_err_set(err, SIM_EINPUT,
+                           "%s: %s.%s: a replication needs at least %.3g events (%s), more than "
+                           "run.max_events = %llu: raise run.max_events or make the run smaller",
+                           sim_cfg_where(cfg, section, key, w, sizeof w), section, key, events,
+                           why, (unsigned long long)lim->max_events);
+    if (seconds > lim->max_sim_time)
+        return sim_err_set(err, SIM_EINPUT,
+                           "%s: %s.%s: a replication needs at least %.3g simulated seconds (%s), "
+                           "more than run.max_sim_time = %g s: raise run.max_sim_time or make "
+                           "the run smaller",
+                           sim_cfg_where(cfg, section, key, w, sizeof w), section, key, seconds,
+                           why, lim->max_sim_time);
+    return SIM_OK;
 }
 
 void mdl_limits_apply(const mdl_limits *lim, sim *s)

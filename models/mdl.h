@@ -45,6 +45,10 @@ typedef struct mdl_type {
      * (notes go to the notes table: columns level, message). */
     void (*annotate)(const void *model, const sim_layout *layout, const sim_rep_result *res,
                      sim_table *results, sim_table *notes);
+    /* Optional: refuse (SIM_EINPUT, through mdl_check_size) a model whose
+     * replications clearly cannot finish within the limits. */
+    int (*check_size)(const void *model, const sim_cfg *cfg, const mdl_limits *lim,
+                      sim_err *err);
 } mdl_type;
 
 extern const mdl_type mdl_queueing_type;
@@ -68,8 +72,14 @@ typedef struct mdl_scenario {
     size_t nschema;
 } mdl_scenario;
 
-/* Set up from a loaded config (overrides already applied). */
+/* Set up from a loaded config (overrides already applied), then refuse a
+ * scenario that clearly cannot finish within its limits (the model's
+ * check_size: a cheap lower bound of one replication's events and
+ * simulated time). */
 int mdl_scenario_init(mdl_scenario *sc, const sim_cfg *cfg, sim_err *err);
+/* The same without the size check (a sweep's base config, which never
+ * runs itself). */
+int mdl_scenario_setup(mdl_scenario *sc, const sim_cfg *cfg, sim_err *err);
 void mdl_scenario_fini(mdl_scenario *sc);
 
 /* Run the replications and fill results (a table owned by the caller) and
@@ -87,6 +97,14 @@ void mdl_limits_apply(const mdl_limits *lim, struct sim *s);
 /* Turn a sim_run status into an error when a resource bound stopped the
  * run (SIM_EFAIL naming the bound and its [run] key); SIM_OK otherwise. */
 int mdl_check_run(int status, uint32_t rep, const mdl_limits *lim, sim_err *err);
+
+/* Before any run: refuse (SIM_EINPUT) a scenario whose replications
+ * clearly cannot finish within the limits.  events and seconds are lower
+ * bounds of one replication's events and simulated time (0: unknown),
+ * why says how they were counted; the message names the key that sets the
+ * size (section.key, at its file:line) and the [run] key to raise. */
+int mdl_check_size(const sim_cfg *cfg, const char *section, const char *key, double events,
+                   double seconds, const char *why, const mdl_limits *lim, sim_err *err);
 
 /* Add a note row ("info"/"warning", message) to a notes table. */
 void mdl_note(sim_table *notes, const char *level, const char *fmt, ...)

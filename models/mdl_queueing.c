@@ -285,6 +285,8 @@ static void free_model(void *p)
     free(m);
 }
 
+static int check_size(const void *model, const sim_cfg *cfg, const mdl_limits *lim, sim_err *err);
+
 static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_limits *lim,
                  void **out, sim_layout *lay, sim_err *err)
 {
@@ -336,10 +338,19 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
     const char *secs[MAX_STATIONS + 1];
     size_t ns = sim_cfg_sections(cfg, "station.*", secs, MAX_STATIONS + 1);
     if (ns == 0)
-        return sim_err_set(err, SIM_EINPUT, "no [station.NAME] section: a queueing model needs at "
-                           "least one station");
-    if (ns > MAX_STATIONS)
-        return sim_err_set(err, SIM_EINPUT, "more than %d [station.*] sections", MAX_STATIONS);
+        return sim_err_set(err, SIM_EINPUT, "%s: no [station.NAME] section: a queueing model needs "
+                           "at least one station", sim_cfg_name(cfg));
+    if (ns > MAX_STATIONS) {
+        const sim_cfg_entry *e = NULL;
+        for (size_t i = 0; i < sim_cfg_count(cfg) && !e; i++)
+            if (!strcmp(sim_cfg_at(cfg, i)->section, secs[MAX_STATIONS]))
+                e = sim_cfg_at(cfg, i);
+        assert(e);
+        char at[512];
+        sim_cfg_where(cfg, e->section, e->key, at, sizeof at);
+        return sim_err_set(err, SIM_EINPUT, "%s: [%s]: more than %d [station.*] sections", at,
+                           secs[MAX_STATIONS], MAX_STATIONS);
+    }
     for (size_t i = 0; i < ns; i++) {
         long c;
         snprintf(m->names[i], sizeof m->names[i], "%s", secs[i] + strlen("station."));
@@ -455,6 +466,10 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
     }
 
     if (m->auto_warmup) {
+        /* the pilot is a replication of the same size: refuse first what
+         * it could not finish either */
+        if (check_size(m, cfg, lim, err))
+            return err->code;
         sim_series series;
         sim_series_init(&series);
         /* pilot: the last replication number, never used by the run itself */
@@ -501,7 +516,19 @@ static const sim_cfg_key *get_schema(size_t *n)
     return schema;
 }
 
+/* Each customer counted is at least one departure, and in an open
+ * network one arrival too. */
+static int check_size(const void *model, const sim_cfg *cfg, const mdl_limits *lim, sim_err *err)
+{
+    const qmodel *m = model;
+    char why[96];
+    double per = m->closed ? 1 : 2;
+    snprintf(why, sizeof why, "%.0f event%s per customer", per, per > 1 ? "s" : "");
+    return mdl_check_size(cfg, "queueing", "customers",
+                          per * ((double)m->customers + (double)m->warmup), 0, why, lim, err);
+}
+
 const mdl_type mdl_queueing_type = {
     "queueing", "textbook open and closed queueing networks (validation against theory)",
-    get_schema, setup, free_model, replicate, annotate,
+    get_schema, setup, free_model, replicate, annotate, check_size,
 };

@@ -17,7 +17,13 @@ int mdl_cfg_copy(sim_cfg *dst, const sim_cfg *src, sim_err *err)
         char *buf = malloc(n);
         assert(buf);
         snprintf(buf, n, "%s.%s=%s", e->section, e->key, e->value);
-        int rc = sim_cfg_set(dst, buf, err);
+        /* keep where it came from, for messages */
+        char origin[1024];
+        if (e->line > 0)
+            snprintf(origin, sizeof origin, "%s:%d", e->origin, e->line);
+        else
+            snprintf(origin, sizeof origin, "%s", e->origin);
+        int rc = sim_cfg_set_as(dst, buf, origin, err);
         free(buf);
         if (rc)
             return rc;
@@ -135,7 +141,7 @@ static void run_point(sweep_ctx *c, size_t i)
     memset(&sc, 0, sizeof sc);
     int rc = mdl_cfg_copy(cfg, c->base, &p->err);
     if (rc == SIM_OK)
-        rc = sim_cfg_set(cfg, buf, &p->err);
+        rc = sim_cfg_set_as(cfg, buf, "--vary", &p->err);
     if (rc == SIM_OK)
         rc = sim_cfg_set(cfg, "run.jobs=1", &p->err);
     if (rc == SIM_OK)

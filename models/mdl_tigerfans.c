@@ -6,12 +6,14 @@
  */
 #include <assert.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/mdl.h"
 #include "models/mdl_theory.h"
 #include "models/tf_params.h"
+#include "models/tf_prog.h"
 #include "models/tf_sim.h"
 
 typedef struct tfmodel {
@@ -31,6 +33,57 @@ static void free_model(void *m)
         return;
     tf_params_fini(&t->p);
     free(t);
+}
+
+/* Lower bounds of one replication: every request of a phase takes at
+ * least one event per round trip of its program (PostgreSQL, Redis,
+ * TigerBeetle) plus its response, and the server's loop CPU of its program
+ * on one of server.workers single-threaded loops. */
+static int check_size(const void *model, const sim_cfg *cfg, const mdl_limits *lim, sim_err *err)
+{
+    const tf_params *p = &((const tfmodel *)model)->p;
+    tf_prog g[TF_EP_N];
+    tf_prog_build(g, p);
+    double events = 0, cpu = 0, per_req = INFINITY;
+    int nph = 0;
+    for (int ph = 0; ph < TF_NPHASES; ph++) {
+        if (!p->phase_on[ph])
+            continue;
+        int eps[2], ne = 0;
+        if (ph == TF_CHECKOUT)
+            eps[ne++] = TF_EP_CHECKOUT;
+        else if (ph == TF_RESERVE)
+            eps[ne++] = TF_EP_RESERVE;
+        else if (ph == TF_COMMIT)
+            eps[ne++] = TF_EP_COMMIT;
+        else {
+            if (p->succeed_rate > 0)
+                eps[ne++] = TF_EP_WEBHOOK;
+            if (p->succeed_rate < 1)
+                eps[ne++] = TF_EP_WEBHOOK_FAIL;
+        }
+        double ev = INFINITY, c = INFINITY;
+        for (int k = 0; k < ne; k++) {
+            const tf_prog *pr = &g[eps[k]];
+            double e1 = 1, c1 = 0;
+            for (int i = 0; i < pr->n; i++) {
+                int code = pr->u[i].code;
+                e1 += code == TF_U_PG || code == TF_U_REDIS || code == TF_U_TB;
+                if (code == TF_U_CPU)
+                    c1 += pr->u[i].cpu;
+            }
+            ev = fmin(ev, e1);
+            c = fmin(c, c1);
+        }
+        events += (double)p->total * ev;
+        cpu += (double)p->total * c;
+        per_req = fmin(per_req, ev);
+        nph++;
+    }
+    char why[160];
+    snprintf(why, sizeof why, "%ld requests in each of %d phases, each at least %.0f events and "
+             "its server CPU on one of %ld loops", p->total, nph, per_req, p->workers);
+    return mdl_check_size(cfg, "client", "total", events, cpu / (double)p->workers, why, lim, err);
 }
 
 static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_limits *lim,
@@ -185,5 +238,5 @@ static void annotate(const void *model, const sim_layout *lay, const sim_rep_res
 
 const mdl_type mdl_tigerfans_type = {
     "tigerfans", "the TigerFans ticketing system (FastAPI + TigerBeetle/PostgreSQL + Redis)",
-    tf_params_schema, setup, free_model, replicate, annotate,
+    tf_params_schema, setup, free_model, replicate, annotate, check_size,
 };

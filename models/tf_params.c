@@ -48,13 +48,19 @@ static const sim_cfg_key schema[] = {
     {"client", "pool_idle_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s/connection^2",
      "client CPU of a pool pass per idle connection and connection in the pool "
      "(httpcore 1.x counts the pool's connections once for every idle connection)"},
+    {"client", "send_yields", SIM_CFG_INT, "2", 0, 100, NULL, "turns",
+     "client loop turns between a request's claim of its connection and the request leaving "
+     "(httpcore writes the headers, then the end of the message, each write a checkpoint)"},
+    {"client", "recv_yields", SIM_CFG_INT, "2", 0, 100, NULL, "turns",
+     "client loop turns between the response's arrival and the release of its connection "
+     "(the reading coroutine wakes; the connection's state lock is a checkpoint)"},
     {"client", "keepalive_expiry", SIM_CFG_DUR, "5s", 0, 1e6, NULL, "s",
      "an idle connection of the client's pool closes after this (httpx's keepalive_expiry, "
      "5 s by default, which the load generator keeps; uvicorn's timeout_keep_alive is 5 s too); "
      "0: never"},
     {"client", "pool_poll_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s/connection",
      "client CPU of a pool pass per idle connection (has_expired polls its socket)"},
-    {"client", "pool_yields", SIM_CFG_INT, "3", 0, 100, NULL, "turns",
+    {"client", "pool_yields", SIM_CFG_INT, "2", 1, 100, NULL, "turns",
      "client loop turns between a request's pool pass and its claim of the connection "
      "(httpcore 1.0.9 with anyio 4: the checkpoint of an event already set, then the "
      "connection's request lock and state lock, each a checkpoint); meanwhile other passes "
@@ -212,6 +218,8 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         NUM("client", "pool_idle_cpu", &p->pool_idle_cpu) ||
         NUM("client", "pool_poll_cpu", &p->pool_poll_cpu) ||
         INT("client", "pool_yields", &p->pool_yields) ||
+        INT("client", "send_yields", &p->send_yields) ||
+        INT("client", "recv_yields", &p->recv_yields) ||
         NUM("client", "keepalive_expiry", &p->keepalive_expiry) ||
         NUM("client", "succeed_rate", &p->succeed_rate) ||
         INT("server", "workers", &p->workers) || NUM("server", "cpu_request", &p->cpu_request) ||
@@ -273,12 +281,27 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         return sim_err_set(err, SIM_EINPUT, "%s: tigerbeetle.batch_max: %ld is below 2, the "
                            "transfers of one hold", sim_cfg_where(cfg, "tigerbeetle", "batch_max",
                            w, sizeof w), tbmax);
-    if (p->gate > p->pool_size + p->pool_overflow)
+    if (p->gate > p->pool_size + p->pool_overflow) {
+        /* blame the value set last: the one that made the three disagree */
+        static const char *const keys[] = {"gate", "pool_size", "pool_overflow"};
+        const sim_cfg_entry *last = NULL;
+        const char *key = keys[0];
+        for (size_t i = 0; i < 3; i++) {
+            const sim_cfg_entry *e = sim_cfg_find(cfg, "postgres", keys[i]);
+            if (e && (!last || e > last)) /* entries of one array, in load order */
+                last = e, key = keys[i];
+        }
+        char w1[512], w2[512], w3[512];
         return sim_err_set(err, SIM_EINPUT,
-                           "%s: postgres.gate: %ld permits exceed pool_size + pool_overflow = %ld: "
-                           "requests would hold a permit while no connection can exist",
-                           sim_cfg_where(cfg, "postgres", "gate", w, sizeof w), p->gate,
-                           p->pool_size + p->pool_overflow);
+                           "%s: postgres.%s: postgres.gate = %ld permits (%s) exceed pool_size + "
+                           "pool_overflow = %ld + %ld connections (%s, %s): requests would hold a "
+                           "permit while no connection can exist",
+                           sim_cfg_where(cfg, "postgres", key, w, sizeof w), key, p->gate,
+                           sim_cfg_where(cfg, "postgres", "gate", w1, sizeof w1), p->pool_size,
+                           p->pool_overflow,
+                           sim_cfg_where(cfg, "postgres", "pool_size", w2, sizeof w2),
+                           sim_cfg_where(cfg, "postgres", "pool_overflow", w3, sizeof w3));
+    }
     /* phases */
     char buf[256];
     snprintf(buf, sizeof buf, "%s", phases);
@@ -292,6 +315,10 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         if (k < 0)
             return sim_err_set(err, SIM_EINPUT, "%s: client.phases: unknown phase or endpoint "
                                "'%s' (known: checkout, webhook, reserve, commit)",
+                               sim_cfg_where(cfg, "client", "phases", w, sizeof w), tok);
+        if (p->phase_on[k])
+            return sim_err_set(err, SIM_EINPUT, "%s: client.phases: '%s' given twice (each phase "
+                               "runs once, in the benchmark's order)",
                                sim_cfg_where(cfg, "client", "phases", w, sizeof w), tok);
         p->phase_on[k] = 1;
         any = 1;

@@ -45,6 +45,8 @@ typedef struct tf_params {
     double pool_idle_cpu;        /* ... per idle connection x connection in the pool */
     double pool_poll_cpu;        /* ... per idle connection (its socket is polled) */
     long pool_yields;            /* loop turns between a request's pass and its claim */
+    long send_yields;            /* loop turns between its claim and the request leaving */
+    long recv_yields;            /* loop turns between the response arriving and its release */
     double keepalive_expiry;     /* an idle client connection closes after this */
     double succeed_rate;         /* webhook payment success */
 

@@ -130,6 +130,8 @@ typedef struct req {
     int claim;          /* outcome of its last claim (tf_pool_claim) */
     long turns;         /* loop turns left before its claim */
     long lock_conn;     /* the connection whose lock it holds for its claim */
+    sim_fn after;       /* the burst after its turns (turns_then) */
+    double after_cost;
     int cls;            /* ticket class */
     int locks;          /* bit 0: ticket class row, bit 1: goodie row */
     int nmarks;
@@ -645,7 +647,22 @@ static double pool_pass(tfs *T, const tf_pool_req *caller)
 static void client_started(sim *s, void *obj);
 static void client_turn(sim *s, void *obj);
 static void client_claimed(sim *s, void *obj);
+static void client_sent(sim *s, void *obj);
 static void client_received(sim *s, void *obj);
+
+/* After n more turns of the client loop (the coroutine yields: it goes
+ * to the back of the loop's ready queue), run a burst of `cost` whose end
+ * calls fn. */
+static void turns_then(tfs *T, req *r, long n, double cost, sim_fn fn)
+{
+    r->turns = n;
+    r->after = fn;
+    r->after_cost = cost;
+    if (n > 0)
+        loop_run(&T->client, r, 0, client_turn, 0, 0);
+    else
+        loop_run(&T->client, r, cost, fn, 0, 0);
+}
 
 /* A request the pool assigned a connection takes the connection's lock
  * (or waits for it) and checks it client.pool_yields loop turns later. */
@@ -653,11 +670,7 @@ static void claim_later(tfs *T, req *r)
 {
     if (!tf_pool_lock(&T->pool, &r->pr))
         return; /* tf_pool_unlock hands it the lock */
-    r->turns = T->p->pool_yields;
-    if (r->turns > 0)
-        loop_run(&T->client, r, 0, client_turn, 0, 0);
-    else
-        loop_run(&T->client, r, 0, client_claimed, 0, 0);
+    turns_then(T, r, T->p->pool_yields - 1, 0, client_claimed);
 }
 
 static void wake_assigned(tfs *T)
@@ -718,7 +731,15 @@ static void client_turn(sim *s, void *obj)
     if (--r->turns > 0)
         loop_run(&T->client, r, 0, client_turn, 0, 0);
     else
-        loop_run(&T->client, r, 0, client_claimed, 0, 0);
+        loop_run(&T->client, r, r->after_cost, r->after, 0, 0);
+}
+
+/* The request is written (client.send_yields turns after its claim). */
+static void client_sent(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    sim_after(s, T->p->net_rtt * (r->newconn ? 1.5 : 0.5), 0, server_arrive, r);
 }
 
 static void client_claimed(sim *s, void *obj)
@@ -731,12 +752,12 @@ static void client_claimed(sim *s, void *obj)
     if (w)
         loop_run(&T->client, req_of_preq(w), 0, client_claimed, 0, 0);
     switch (r->claim) {
-    case 2: /* connected: one more round trip before the request goes */
+    case 2: /* connected (one more round trip), then written */
         r->newconn = 1;
-        sim_after(s, T->p->net_rtt * 1.5, 0, server_arrive, r);
+        turns_then(T, r, T->p->send_yields, 0, client_sent);
         break;
     case 1:
-        sim_after(s, T->p->net_rtt / 2, 0, server_arrive, r);
+        turns_then(T, r, T->p->send_yields, 0, client_sent);
         break;
     default:
         wake_assigned(T);
@@ -795,7 +816,7 @@ static void client_received(sim *s, void *obj)
 static void response_arrives(sim *s, void *obj)
 {
     tfs *T = T_of(s);
-    loop_run(&T->client, obj, client_cost(T, T->p->client_cpu / 2), client_received, 0, 0);
+    turns_then(T, obj, T->p->recv_yields, client_cost(T, T->p->client_cpu / 2), client_received);
 }
 
 static void client_done(tfs *T, req *r) { sim_after(&T->s, T->p->net_rtt / 2, 0, response_arrives, r); }

@@ -14,6 +14,16 @@
 struct sim_cfg {
     sim_cfg_entry *e;
     size_t n, cap;
+    /* per entry: the previous entry with the same section and key (index
+     * + 1, 0 for none) and the load (one file read, numbered from 1; 0 for
+     * --set) it came from */
+    size_t *prev;
+    unsigned *load;
+    unsigned nloads;
+    /* open addressing: index + 1 of the newest entry of a (section, key),
+     * 0 for an empty slot; nslot a power of two, at most half full */
+    size_t *slot, nslot, nkeys;
+    char *name;  /* first file loaded (or the name of the first text) */
     char *text;  /* raw file texts */
     size_t text_len, text_cap;
     char *overrides;
@@ -64,25 +74,143 @@ void sim_cfg_free(sim_cfg *c)
         free(c->e[i].origin);
     }
     free(c->e);
+    free(c->prev);
+    free(c->load);
+    free(c->slot);
+    free(c->name);
     free(c->text);
     free(c->overrides);
     free(c);
 }
 
+static uint64_t key_hash(const char *sec, const char *key)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const unsigned char *p = (const unsigned char *)sec; *p; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    h = (h ^ 0xff) * 1099511628211ULL;
+    for (const unsigned char *p = (const unsigned char *)key; *p; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    return h;
+}
+
+/* The slot of (sec, key): the one holding its newest entry, or the empty
+ * slot where it would go. */
+static size_t *find_slot(const sim_cfg *c, const char *sec, const char *key)
+{
+    size_t mask = c->nslot - 1;
+    for (size_t i = (size_t)key_hash(sec, key) & mask;; i = (i + 1) & mask) {
+        size_t *s = &c->slot[i];
+        if (!*s)
+            return s;
+        const sim_cfg_entry *e = &c->e[*s - 1];
+        if (!strcmp(e->key, key) && !strcmp(e->section, sec))
+            return s;
+    }
+}
+
+static void grow_slots(sim_cfg *c)
+{
+    size_t old = c->nslot, *os = c->slot;
+    c->nslot = old ? 2 * old : 128;
+    c->slot = calloc(c->nslot, sizeof *c->slot);
+    assert(c->slot);
+    for (size_t i = 0; i < old; i++)
+        if (os[i]) {
+            const sim_cfg_entry *e = &c->e[os[i] - 1];
+            *find_slot(c, e->section, e->key) = os[i];
+        }
+    free(os);
+}
+
 static void add_entry(sim_cfg *c, const char *sec, const char *key, const char *val,
-                      const char *origin, int line)
+                      const char *origin, int line, unsigned load)
 {
     if (c->n == c->cap) {
         c->cap = c->cap ? 2 * c->cap : 64;
         c->e = realloc(c->e, c->cap * sizeof *c->e);
-        assert(c->e);
+        c->prev = realloc(c->prev, c->cap * sizeof *c->prev);
+        c->load = realloc(c->load, c->cap * sizeof *c->load);
+        assert(c->e && c->prev && c->load);
     }
-    sim_cfg_entry *e = &c->e[c->n++];
+    if (2 * (c->nkeys + 1) > c->nslot)
+        grow_slots(c);
+    sim_cfg_entry *e = &c->e[c->n];
     e->section = dupstr(sec);
     e->key = dupstr(key);
     e->value = dupstr(val);
     e->origin = dupstr(origin);
     e->line = line;
+    size_t *s = find_slot(c, sec, key);
+    c->prev[c->n] = *s;
+    c->load[c->n] = load;
+    if (!*s)
+        c->nkeys++;
+    *s = ++c->n;
+}
+
+/* The entry of (sec, key) that load `load` itself made, or NULL: entries
+ * of loads numbered from `load` on were made while it was being read
+ * (by it or by the files it includes). */
+static const sim_cfg_entry *same_load(const sim_cfg *c, const char *sec, const char *key,
+                                      unsigned load)
+{
+    if (!c->nslot)
+        return NULL;
+    for (size_t i = *find_slot(c, sec, key); i && c->load[i - 1] >= load; i = c->prev[i - 1])
+        if (c->load[i - 1] == load)
+            return &c->e[i - 1];
+    return NULL;
+}
+
+/* Section and key names: letters, digits, _, - and (sections) dots. */
+static int name_ok(const char *s, int dots)
+{
+    if (!*s)
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '-' || (dots && *p == '.')))
+            return 0;
+    return 1;
+}
+
+/* Length of the invalid UTF-8 sequence at p, or 0 when p starts a valid
+ * one (or is ASCII); overlong forms, surrogates and code points above
+ * U+10FFFF are invalid. */
+static size_t bad_utf8(const unsigned char *p)
+{
+    if (p[0] < 0x80)
+        return 0;
+    size_t n;
+    unsigned cp;
+    if (p[0] >= 0xC2 && p[0] <= 0xDF)
+        n = 2, cp = p[0] & 0x1F;
+    else if (p[0] >= 0xE0 && p[0] <= 0xEF)
+        n = 3, cp = p[0] & 0x0F;
+    else if (p[0] >= 0xF0 && p[0] <= 0xF4)
+        n = 4, cp = p[0] & 0x07;
+    else
+        return 1;
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return i;
+        cp = (cp << 6) | (p[i] & 0x3F);
+    }
+    if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+        (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+        return n;
+    return 0;
+}
+
+int sim_utf8_valid(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        if (bad_utf8(p))
+            return 0;
+        p += *p < 0x80 ? 1 : *p < 0xE0 ? 2 : *p < 0xF0 ? 3 : 4;
+    }
+    return 1;
 }
 
 /* ---- loading ---- */
@@ -120,22 +248,37 @@ static char *dir_of(const char *path)
     return d;
 }
 
-/* Read a whole file into a NUL-terminated buffer; rejects NUL bytes. */
+/* Read a whole file into a NUL-terminated buffer; rejects NUL bytes (at
+ * the first chunk that holds one: /dev/zero fails at once). */
 static int read_file(const char *path, char **out, const char *from, sim_err *err)
 {
+    if (!from)
+        from = "";
     FILE *f = fopen(path, "rb");
     if (!f)
-        return sim_err_set(err, SIM_EINPUT, "%s%s: cannot open: %s", from ? from : "", path,
-                           strerror(errno));
+        return sim_err_set(err, SIM_EINPUT, "%s%s: cannot open: %s", from, path, strerror(errno));
     char *buf = NULL;
     size_t len = 0, cap = 0;
     char chunk[8192];
     size_t got;
     while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        const char *nul = memchr(chunk, '\0', got);
+        if (nul) {
+            int line = 1;
+            for (size_t i = 0; i < len; i++)
+                line += buf[i] == '\n';
+            for (const char *q = chunk; q < nul; q++)
+                line += *q == '\n';
+            fclose(f);
+            free(buf);
+            return sim_err_set(err, SIM_EINPUT, "%s%s:%d: NUL byte in config file", from, path,
+                               line);
+        }
         if (len + got > (size_t)64 << 20) {
             fclose(f);
             free(buf);
-            return sim_err_set(err, SIM_EINPUT, "%s: config file larger than 64 MiB", path);
+            return sim_err_set(err, SIM_EINPUT, "%s%s: config file larger than 64 MiB", from,
+                               path);
         }
         buf_append(&buf, &len, &cap, chunk, got);
     }
@@ -143,20 +286,18 @@ static int read_file(const char *path, char **out, const char *from, sim_err *er
     fclose(f);
     if (bad) {
         free(buf);
-        return sim_err_set(err, SIM_EINPUT, "%s%s: read error: %s", from ? from : "", path,
-                           strerror(bad));
+        return sim_err_set(err, SIM_EINPUT, "%s%s: read error: %s", from, path, strerror(bad));
     }
     if (!buf)
         buf_append(&buf, &len, &cap, "", 0);
-    if (strlen(buf) != len) {
-        int line = 1;
-        for (size_t i = 0; i < len && buf[i]; i++)
-            line += buf[i] == '\n';
-        free(buf);
-        return sim_err_set(err, SIM_EINPUT, "%s:%d: NUL byte in config file", path, line);
-    }
     *out = buf;
     return SIM_OK;
+}
+
+static void set_name(sim_cfg *c, const char *name)
+{
+    if (!c->name)
+        c->name = dupstr(name);
 }
 
 static int load_file(sim_cfg *c, const char *path, int depth, const char **stack,
@@ -182,6 +323,7 @@ static int load_file(sim_cfg *c, const char *path, int depth, const char **stack
         free(canon);
         return rc;
     }
+    set_name(c, path);
     char hdr[64];
     int hl = snprintf(hdr, sizeof hdr, "# file: ");
     buf_append(&c->text, &c->text_len, &c->text_cap, hdr, (size_t)hl);
@@ -197,11 +339,11 @@ static int load_file(sim_cfg *c, const char *path, int depth, const char **stack
     return rc;
 }
 
-/* One key = value line (key and value already trimmed): an include, or an
- * entry. */
+/* One key = value line (key and value already trimmed) of load `load`:
+ * an include, or an entry; a key this load already set is an error. */
 static int add_line(sim_cfg *c, const char *section, const char *key, const char *value,
-                    const char *name, const char *dir, int line, int depth, const char **stack,
-                    sim_err *err)
+                    const char *name, const char *dir, int line, unsigned load, int depth,
+                    const char **stack, sim_err *err)
 {
     if (!*key)
         return sim_err_set(err, SIM_EINPUT, "%s:%d: missing key name", name, line);
@@ -215,11 +357,16 @@ static int add_line(sim_cfg *c, const char *section, const char *key, const char
         free(p);
         return rc;
     }
-    for (const char *p = key; *p; p++)
-        if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '-'))
-            return sim_err_set(err, SIM_EINPUT, "%s:%d: %s: key names use letters, digits, _ and -",
-                               name, line, key);
-    add_entry(c, section, key, value, name, line);
+    if (!name_ok(key, 0))
+        return sim_err_set(err, SIM_EINPUT, "%s:%d: %s: key names use letters, digits, _ and -",
+                           name, line, key);
+    const sim_cfg_entry *old = same_load(c, section, key, load);
+    if (old)
+        return sim_err_set(err, SIM_EINPUT,
+                           "%s:%d: %s%s%s: set twice in one file (first at %s:%d); to override "
+                           "a value, include the file that sets it, or use --set",
+                           name, line, section, *section ? "." : "", key, old->origin, old->line);
+    add_entry(c, section, key, value, name, line, load);
     return SIM_OK;
 }
 
@@ -233,16 +380,67 @@ static char *trim(char *s)
     return s;
 }
 
+/* The [section] headers one file has opened so far, for "repeated
+ * section" (open addressing over their names; lines kept). */
+typedef struct sec_seen {
+    char **name;
+    int *line;
+    size_t n, cap;  /* cap a power of two, at most half full */
+} sec_seen;
+
+/* Line of name's first header, or 0 after recording it at line. */
+static int sec_seen_add(sec_seen *s, const char *name, int line)
+{
+    if (2 * (s->n + 1) > s->cap) {
+        sec_seen g = {NULL, NULL, 0, s->cap ? 2 * s->cap : 16};
+        g.name = calloc(g.cap, sizeof *g.name);
+        g.line = calloc(g.cap, sizeof *g.line);
+        assert(g.name && g.line);
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->name[i])
+                for (size_t j = (size_t)key_hash(s->name[i], "") & (g.cap - 1);; j = (j + 1) & (g.cap - 1))
+                    if (!g.name[j]) {
+                        g.name[j] = s->name[i];
+                        g.line[j] = s->line[i];
+                        break;
+                    }
+        g.n = s->n;
+        free(s->name);
+        free(s->line);
+        *s = g;
+    }
+    size_t j = (size_t)key_hash(name, "") & (s->cap - 1);
+    for (; s->name[j]; j = (j + 1) & (s->cap - 1))
+        if (!strcmp(s->name[j], name))
+            return s->line[j];
+    s->name[j] = dupstr(name);
+    s->line[j] = line;
+    s->n++;
+    return 0;
+}
+
+static void sec_seen_fini(sec_seen *s)
+{
+    for (size_t i = 0; i < s->cap; i++)
+        free(s->name[i]);
+    free(s->name);
+    free(s->line);
+}
+
 /* Parse INI text: [section] headers, key = value (or key: value) lines,
  * whole-line comments starting with ; or #, inline comments starting with
  * a ; that follows a space.  Leading space has no meaning (there are no
- * continuation lines).  Stops at the first error. */
+ * continuation lines).  One file sets a key once and opens a section
+ * once.  Stops at the first error. */
 static int load_text(sim_cfg *c, const char *text, const char *name, int depth,
                      const char **stack, sim_err *err)
 {
     char *dir = dir_of(name);
     char *section = dupstr(""), *buf = malloc(SIM_CFG_MAX_LINE);
     assert(buf);
+    unsigned load = ++c->nloads;
+    assert(load > 0 && "more than UINT_MAX loads");
+    sec_seen seen = {0};
     int rc = SIM_OK, line = 0;
     const char *p = text;
     if (!strncmp(p, "\xEF\xBB\xBF", 3)) /* UTF-8 byte order mark */
@@ -259,6 +457,11 @@ static int load_text(sim_cfg *c, const char *text, const char *name, int depth,
         memcpy(buf, p, len);
         buf[len] = '\0';
         p += nl ? len + 1 : len;
+        if (!sim_utf8_valid(buf)) {
+            rc = sim_err_set(err, SIM_EINPUT, "%s:%d: invalid UTF-8 (save the file as UTF-8)",
+                             name, line);
+            break;
+        }
         char *s = trim(buf);
         if (!*s || *s == ';' || *s == '#')
             continue;
@@ -274,6 +477,20 @@ static int load_text(sim_cfg *c, const char *text, const char *name, int depth,
             char *sec = trim(s + 1);
             if (!*sec) {
                 rc = sim_err_set(err, SIM_EINPUT, "%s:%d: empty section name", name, line);
+                break;
+            }
+            if (!name_ok(sec, 1)) {
+                rc = sim_err_set(err, SIM_EINPUT,
+                                 "%s:%d: [%s]: section names use letters, digits, _, - and .",
+                                 name, line, sec);
+                break;
+            }
+            int first = sec_seen_add(&seen, sec, line);
+            if (first) {
+                rc = sim_err_set(err, SIM_EINPUT,
+                                 "%s:%d: [%s] repeated (first at %s:%d): give each section once "
+                                 "per file",
+                                 name, line, sec, name, first);
                 break;
             }
             free(section);
@@ -294,8 +511,9 @@ static int load_text(sim_cfg *c, const char *text, const char *name, int depth,
                 break;
             }
         }
-        rc = add_line(c, section, trim(s), trim(value), name, dir, line, depth, stack, err);
+        rc = add_line(c, section, trim(s), trim(value), name, dir, line, load, depth, stack, err);
     }
+    sec_seen_fini(&seen);
     free(buf);
     free(section);
     free(dir);
@@ -311,21 +529,29 @@ int sim_cfg_load(sim_cfg *c, const char *path, sim_err *err)
 int sim_cfg_load_string(sim_cfg *c, const char *text, const char *name, sim_err *err)
 {
     const char *stack[SIM_CFG_MAX_DEPTH];
+    set_name(c, name);
     buf_append(&c->text, &c->text_len, &c->text_cap, text, strlen(text));
     return load_text(c, text, name, 0, stack, err);
 }
 
+const char *sim_cfg_name(const sim_cfg *c) { return c->name ? c->name : "(defaults)"; }
+
 int sim_cfg_set(sim_cfg *c, const char *a, sim_err *err)
+{
+    return sim_cfg_set_as(c, a, "--set", err);
+}
+
+int sim_cfg_set_as(sim_cfg *c, const char *a, const char *origin, sim_err *err)
 {
     const char *eq = strchr(a, '=');
     if (!eq || eq == a)
-        return sim_err_set(err, SIM_EINPUT, "--set %s: expected SECTION.KEY=VALUE", a);
+        return sim_err_set(err, SIM_EINPUT, "%s %s: expected SECTION.KEY=VALUE", origin, a);
     const char *dot = NULL;
     for (const char *p = a; p < eq; p++)
         if (*p == '.')
             dot = p;
     if (!dot || dot == a || dot + 1 == eq)
-        return sim_err_set(err, SIM_EINPUT, "--set %s: expected SECTION.KEY=VALUE", a);
+        return sim_err_set(err, SIM_EINPUT, "%s %s: expected SECTION.KEY=VALUE", origin, a);
     /* copy, then cut into section, key and value, each trimmed */
     char *buf = dupstr(a);
     buf[dot - a] = '\0';
@@ -333,9 +559,17 @@ int sim_cfg_set(sim_cfg *c, const char *a, sim_err *err)
     char *sec = trim(buf), *key = trim(buf + (dot - a) + 1), *val = trim(buf + (eq - a) + 1);
     if (!*sec || !*key) {
         free(buf);
-        return sim_err_set(err, SIM_EINPUT, "--set %s: expected SECTION.KEY=VALUE", a);
+        return sim_err_set(err, SIM_EINPUT, "%s %s: expected SECTION.KEY=VALUE", origin, a);
     }
-    add_entry(c, sec, key, val, "--set", 0);
+    const char *bad = !name_ok(sec, 1)   ? "section names use letters, digits, _, - and ."
+                      : !name_ok(key, 0) ? "key names use letters, digits, _ and -"
+                      : !sim_utf8_valid(val) ? "invalid UTF-8 in the value"
+                                             : NULL;
+    if (bad) {
+        free(buf);
+        return sim_err_set(err, SIM_EINPUT, "%s %s: %s", origin, a, bad);
+    }
+    add_entry(c, sec, key, val, origin, 0, 0);
     free(buf);
     if (c->ov_len)
         buf_append(&c->overrides, &c->ov_len, &c->ov_cap, " ", 1);
@@ -345,10 +579,10 @@ int sim_cfg_set(sim_cfg *c, const char *a, sim_err *err)
 
 const sim_cfg_entry *sim_cfg_find(const sim_cfg *c, const char *section, const char *key)
 {
-    for (size_t i = c->n; i-- > 0;)
-        if (!strcmp(c->e[i].key, key) && !strcmp(c->e[i].section, section))
-            return &c->e[i];
-    return NULL;
+    if (!c->nslot)
+        return NULL;
+    size_t i = *find_slot(c, section, key);
+    return i ? &c->e[i - 1] : NULL;
 }
 
 size_t sim_cfg_count(const sim_cfg *c) { return c->n; }
@@ -405,12 +639,28 @@ const sim_cfg_key *sim_cfg_spec(const sim_cfg_key *schema, size_t n, const char 
 
 /* ---- value parsers ---- */
 
+/* Does s (space skipped) start a decimal number: an optional sign, then a
+ * digit or a point and a digit?  strtod also takes hexadecimal ("0x10"),
+ * "inf" and "nan", which a config never means. */
+static int decimal_start(const char *s)
+{
+    if (*s == '+' || *s == '-')
+        s++;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        return 0;
+    return isdigit((unsigned char)s[0]) || (s[0] == '.' && isdigit((unsigned char)s[1]));
+}
+
 int sim_parse_double(const char *s, double *out, const char **why)
 {
     while (isspace((unsigned char)*s))
         s++;
     if (!*s) {
         *why = "empty value";
+        return -1;
+    }
+    if (!decimal_start(s)) {
+        *why = "not a number";
         return -1;
     }
     char *end;
@@ -442,7 +692,7 @@ int sim_parse_long(const char *s, long *out, const char **why)
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (end == s) {
+    if (end == s || !decimal_start(s)) {
         *why = "not an integer";
         return -1;
     }
@@ -472,6 +722,10 @@ static int num_unit(const char *s, double *v, char *unit, size_t ulen, const cha
 {
     while (isspace((unsigned char)*s))
         s++;
+    if (!decimal_start(s)) {
+        *why = "not a number";
+        return -1;
+    }
     char *end;
     double d = strtod(s, &end);
     if (end == s) {
@@ -689,10 +943,16 @@ static int parse_value(const sim_cfg_key *k, const char *section, const char *te
         return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: '%s': %s", loc, section, k->key, text, why);
     if (k->type == SIM_CFG_NUM || k->type == SIM_CFG_INT || k->type == SIM_CFG_DUR ||
         k->type == SIM_CFG_RATE) {
-        if (k->min < k->max && (v < k->min || v > k->max))
-            return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: %s is out of range [%g, %g]%s%s", loc,
-                               section, k->key, text, k->min, k->max, k->unit ? " " : "",
+        if (k->min < k->max && (v < k->min || v > k->max)) {
+            /* ranges as A..B, the form --vary takes; integers in full */
+            const char *f = k->type == SIM_CFG_INT ? "%.15g" : "%g";
+            char lo[32], hi[32];
+            snprintf(lo, sizeof lo, f, k->min);
+            snprintf(hi, sizeof hi, f, k->max);
+            return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: %s is out of range %s..%s%s%s", loc,
+                               section, k->key, text, lo, hi, k->unit ? " " : "",
                                k->unit ? k->unit : "");
+        }
         if (k->type == SIM_CFG_INT && (v > (double)(LONG_MAX / 2) || v < (double)(LONG_MIN / 2)))
             return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: integer out of range", loc, section,
                                k->key);
@@ -743,10 +1003,10 @@ static int dist_text(const sim_cfg *c, const char *value, const char *loc, const
         return SIM_OK;
     const char *dot = strrchr(value, '.');
     char sec[256];
-    if (!dot || dot == value + strlen(SIM_CFG_FIT_PREFIX) - 1 || !dot[1] ||
-        (size_t)(dot - value) >= sizeof sec)
-        return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: '%s' is not fit.SECTION.KEY", loc, section,
-                           key, value);
+    /* "fit.KEY": section [fit], which holds the operations without a dot */
+    if (!dot || !dot[1] || (size_t)(dot - value) >= sizeof sec)
+        return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: '%s' is not fit.SECTION.KEY or fit.KEY",
+                           loc, section, key, value);
     snprintf(sec, sizeof sec, "%.*s", (int)(dot - value), value);
     const sim_cfg_entry *e = sim_cfg_find(c, sec, dot + 1);
     if (!e)
@@ -764,7 +1024,8 @@ int sim_cfg_check(const sim_cfg *c, const sim_cfg_key *schema, size_t n, sim_err
         const sim_cfg_entry *e = &c->e[i];
         char loc[512];
         where(e, loc, sizeof loc);
-        if (!strncmp(e->section, SIM_CFG_FIT_PREFIX, strlen(SIM_CFG_FIT_PREFIX))) {
+        if (!strncmp(e->section, SIM_CFG_FIT_PREFIX, strlen(SIM_CFG_FIT_PREFIX)) ||
+            !strcmp(e->section, "fit")) {
             /* a library of fitted distributions: any key, a distribution */
             if (check_dist(e->value, loc, e->section, e->key, err))
                 return err->code;
@@ -821,7 +1082,8 @@ static int lookup(const sim_cfg *c, const sim_cfg_key *schema, size_t n, const c
     where(e, loc, loclen);
     *text = e ? e->value : (*k)->def;
     if (!*text)
-        return sim_err_set(err, SIM_EINPUT, "%s.%s: required key is missing", section, key);
+        return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: required key is missing",
+                           sim_cfg_name(c), section, key);
     return SIM_OK;
 }
 

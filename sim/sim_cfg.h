@@ -10,20 +10,25 @@
  * # are comments, and so is the rest of a line from a ; that follows a
  * space; leading space has no meaning (no continuation lines); a UTF-8 byte
  * order mark is skipped.  Anything else is a syntax error at its line.
- * Later assignments win.  Every entry remembers its origin (file and line,
+ * Section names use letters, digits, _, - and .; key names letters,
+ * digits, _ and -; the text must be UTF-8.  Within one file a key is set
+ * once and a section opened once (an error names both lines); a file that
+ * includes another may set the included file's keys again, and --set
+ * overrides anything: later assignments win.  Every entry remembers its origin (file and line,
  * or "--set") so that an error names file:line: section.key.  A schema (a
  * const table of sim_cfg_key owned by the model) says which sections and
  * keys exist, their type, unit, default and range; sim_cfg_check() rejects
  * unknown ones with a did-you-mean.  Sections named fit.*
  * (SIM_CFG_FIT_PREFIX) are a library of named distributions with any keys
- * (what `tfsim fit` writes); a distribution key may name one of them as
- * "fit.SECTION.KEY".
+ * (what `tfsim fit` writes; [fit] itself holds operations without a dot);
+ * a distribution key may name one of them as "fit.SECTION.KEY" (or
+ * "fit.KEY" for [fit]).
  *
  * Invariants: include depth <= SIM_CFG_MAX_DEPTH, no include cycles, lines
  * shorter than SIM_CFG_MAX_LINE bytes, no NUL bytes.  The raw text of every
  * file read is kept (for the run manifest).
- * Cost: lookups are a linear scan from the newest entry: O(entries), fine
- * for configs of a few hundred keys; loading is O(file size).
+ * Cost: lookups go through a hash of (section, key): O(1); loading is
+ * O(file size).
  */
 #ifndef SIM_CFG_H
 #define SIM_CFG_H
@@ -89,6 +94,18 @@ int sim_cfg_load_string(sim_cfg *c, const char *text, const char *name, sim_err 
 /* Apply an override "section.key=value" (the section may contain dots; the
  * key is the part after the last dot before '=').  SIM_EINPUT on bad form. */
 int sim_cfg_set(sim_cfg *c, const char *assignment, sim_err *err);
+
+/* The first file loaded (or the name given to the first text loaded), for
+ * messages about the config as a whole; "(defaults)" when none (borrowed). */
+const char *sim_cfg_name(const sim_cfg *c);
+
+/* Is s valid UTF-8 (no overlong forms, surrogates or code points above
+ * U+10FFFF)? */
+int sim_utf8_valid(const char *s);
+
+/* The same, recording origin (a flag such as "--vary" or "--reps", kept
+ * borrowed-by-copy) as where the value came from, for messages. */
+int sim_cfg_set_as(sim_cfg *c, const char *assignment, const char *origin, sim_err *err);
 
 /* Newest entry for section/key, or NULL.  Borrowed: valid until c is freed. */
 const sim_cfg_entry *sim_cfg_find(const sim_cfg *c, const char *section, const char *key);

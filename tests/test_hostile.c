@@ -91,6 +91,12 @@ static void test_replay_http_csv(void **state)
     replay("http_csv", fuzz_http_csv_input);
 }
 
+static void test_replay_store(void **state)
+{
+    (void)state;
+    replay("store", fuzz_store_input);
+}
+
 /* ---- numbers ---- */
 
 /* A subnormal parameter (here gamma's scale = mean / shape) must print to a
@@ -442,15 +448,18 @@ static void test_secrets_never_stored(void **state)
 
 /* ---- resource bounds ---- */
 
-/* Load text as a scenario, set it up and run it: the status, err filled. */
-static int run_text(const char *text, sim_err *err)
+/* Load base, then text over it (a second file, which may set base's keys
+ * again), as a scenario, set it up and run it: the status, err filled. */
+static int run_text(const char *base, const char *text, sim_err *err)
 {
     sim_rng_setup();
     sim_cfg *c = sim_cfg_new();
     sim_err_clear(err);
     mdl_scenario sc;
     memset(&sc, 0, sizeof sc);
-    int rc = sim_cfg_load_string(c, text, "limits.ini", err);
+    int rc = sim_cfg_load_string(c, base, "base.ini", err);
+    if (!rc)
+        rc = sim_cfg_load_string(c, text, "limits.ini", err);
     if (!rc)
         rc = mdl_scenario_init(&sc, c, err);
     if (!rc) {
@@ -466,10 +475,10 @@ static int run_text(const char *text, sim_err *err)
     return rc;
 }
 
-static void expect_limit(const char *text, const char *what)
+static void expect_limit(const char *base, const char *text, const char *what)
 {
     sim_err err;
-    int rc = run_text(text, &err);
+    int rc = run_text(base, text, &err);
     if (rc != SIM_EFAIL)
         fail_msg("status %d (%s), expected a limit (%s) for:\n%s", rc, err.msg, what, text);
     if (!strstr(err.msg, what))
@@ -480,20 +489,55 @@ static void expect_limit(const char *text, const char *what)
             "customers = 5000\n[arrivals]\nrate = 0.5\n[station.s]\nservice = exp(mean=1)\n"
 #define TF "[run]\nreplications = 1\n[client]\ntotal = 200\n"
 
+/* A run that clearly cannot finish within the limits is refused before
+ * it starts, with the estimate and the key to raise (client.total = 1e9
+ * used to run 110-270 s before run.max_events stopped it). */
+static void expect_refused(const char *base, const char *text, const char *what)
+{
+    sim_err err;
+    int rc = run_text(base, text, &err);
+    if (rc != SIM_EINPUT || !strstr(err.msg, what))
+        fail_msg("status %d (%s), expected a refusal with '%s'", rc, err.msg, what);
+}
+
+static void test_limit_estimates(void **state)
+{
+    (void)state;
+    expect_refused(MM1, "[run]\nmax_events = 1000\n",
+                   "base.ini:7: queueing.customers: a replication needs at least 1e+04 events "
+                   "(2 events per customer), more than run.max_events = 1000: raise run.max_events");
+    expect_refused("", "[client]\ntotal = 1e9\n",
+                   "limits.ini:2: client.total: a replication needs at least 1.7e+10 events "
+                   "(1000000000 requests in each of 4 phases, each at least 2 events");
+    expect_refused(TF, "[run]\nmax_sim_time = 10ms\n",
+                   "base.ini:4: client.total: a replication needs at least 0.85 simulated seconds");
+    /* a lower bound: the shipped scenario at 1000 requests takes 71441
+     * events (4.2 times the bound) and 5.7 s (1.35 times): not refused */
+    sim_err err;
+    assert_int_equal(run_text("", "[run]\nreplications = 1\nmax_events = 71441\nmax_sim_time = 5.8s\n",
+                              &err), SIM_OK);
+}
+
 static void test_limit_max_events(void **state)
 {
     (void)state;
-    expect_limit(MM1 "[run]\nmax_events = 1000\n", "(limit run.max_events)");
-    expect_limit(TF "[run]\nmax_events = 1000\n", "(limit run.max_events)");
+    /* above the estimate (2 per customer; 1 in a closed network), below
+     * what the run takes */
+    expect_limit("[model]\ntype = queueing\n[queueing]\nnetwork = closed\nwarmup = 0\n"
+                 "customers = 5000\n[closed]\ncustomers = 5\nthink = exp(mean=1)\n"
+                 "[station.s]\nservice = exp(mean=1)\n",
+                 "[run]\nmax_events = 6000\n", "(limit run.max_events)");
+    expect_limit(TF, "[run]\nmax_events = 5000\n", "(limit run.max_events)");
     sim_err err;
-    assert_int_equal(run_text(MM1 "[run]\nmax_events = 100000\n", &err), SIM_OK);
+    assert_int_equal(run_text(MM1, "[run]\nmax_events = 100000\n", &err), SIM_OK);
 }
 
 static void test_limit_max_sim_time(void **state)
 {
     (void)state;
-    expect_limit(MM1 "[run]\nmax_sim_time = 10s\n", "(limit run.max_sim_time)");
-    expect_limit(TF "[run]\nmax_sim_time = 10ms\n", "(limit run.max_sim_time)");
+    expect_limit(MM1, "[run]\nmax_sim_time = 10s\n", "(limit run.max_sim_time)");
+    /* the estimate is 0.85 s, the run takes about 1.1 s */
+    expect_limit(TF, "[run]\nmax_sim_time = 1s\n", "(limit run.max_sim_time)");
 }
 
 /* run.max_pending bounds the calendar and what can hold a pending event:
@@ -503,18 +547,18 @@ static void test_limit_max_sim_time(void **state)
 static void test_limit_max_pending(void **state)
 {
     (void)state;
-    expect_limit(TF "[client]\nmode = poisson\nrate = 1e6\ntotal = 5000\n[run]\nmax_pending = 16\n",
+    expect_limit(TF, "[client]\nmode = poisson\nrate = 1e6\ntotal = 5000\n[run]\nmax_pending = 16\n",
                  "(limit run.max_pending)");
-    expect_limit(MM1 "[arrivals]\nrate = 0.99\n[run]\nmax_pending = 16\n",
+    expect_limit(MM1, "[arrivals]\nrate = 0.99\n[run]\nmax_pending = 16\n",
                  "more than 16 customers in the system (limit run.max_pending)");
-    expect_limit(MM1 "[station.s]\nservers = 20\n[run]\nmax_pending = 16\n",
+    expect_limit(MM1, "[station.s]\nservers = 20\n[run]\nmax_pending = 16\n",
                  "servers (20) could hold more pending events than run.max_pending = 16");
-    expect_limit("[model]\ntype = queueing\n[queueing]\nnetwork = closed\n[closed]\n"
+    expect_limit("", "[model]\ntype = queueing\n[queueing]\nnetwork = closed\n[closed]\n"
                  "customers = 10000000\n[station.s]\nservice = exp(mean=1)\n",
                  "servers plus closed.customers (10000001) could hold more pending events than "
                  "run.max_pending = 10000000");
     /* the warm-up pilot says so */
-    expect_limit("[model]\ntype = queueing\n[arrivals]\nrate = 0.99\n[run]\nmax_pending = 16\n"
+    expect_limit("", "[model]\ntype = queueing\n[arrivals]\nrate = 0.99\n[run]\nmax_pending = 16\n"
                  "[station.s]\nservice = exp(mean=1)\n",
                  "queueing.warmup = auto: pilot run: ");
 }
@@ -527,12 +571,14 @@ int main(void)
         cmocka_unit_test(test_replay_tigerbench),
         cmocka_unit_test(test_replay_samples),
         cmocka_unit_test(test_replay_http_csv),
+        cmocka_unit_test(test_replay_store),
         cmocka_unit_test(test_subnormal_round_trip),
         cmocka_unit_test(test_lognormal_mu_range),
         cmocka_unit_test(test_cfg_hostile_files),
         cmocka_unit_test(test_samples_nul),
         cmocka_unit_test(test_store_tampered_row_count),
         cmocka_unit_test(test_secrets_never_stored),
+        cmocka_unit_test(test_limit_estimates),
         cmocka_unit_test(test_limit_max_events),
         cmocka_unit_test(test_limit_max_sim_time),
         cmocka_unit_test(test_limit_max_pending),

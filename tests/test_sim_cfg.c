@@ -345,7 +345,7 @@ static void test_check(void **state)
     assert_int_equal(sim_cfg_sections(c, "sim", names, 4), 1);
     sim_cfg_free(c);
 
-    expect_check_error("[sim]\nseed = 1\n[sim]\nsed = 1\n", "t.ini:4: sim.sed: unknown key (did you mean seed?)");
+    expect_check_error("[sim]\nseed = 1\nsed = 1\n", "t.ini:3: sim.sed: unknown key (did you mean seed?)");
     expect_check_error("[sim]\nzzzzzz = 1\n", "t.ini:2: sim.zzzzzz: unknown key");
     expect_check_error("[smi]\nseed = 1\n", "t.ini:2: [smi]: unknown section (did you mean [sim]?)");
     expect_check_error("[qqqqqqqq]\nseed = 1\n", "t.ini:2: [qqqqqqqq]: unknown section");
@@ -353,17 +353,23 @@ static void test_check(void **state)
     expect_check_error("[station]\nservers = 1\n", "[station]: unknown section (did you mean [station.NAME]?)");
     expect_check_error("[stations.cpu]\nservers = 1\n", "[stations.cpu]: unknown section (did you mean [station.cpu]?)");
     expect_check_error("[station.cpu]\nserver = 1\n", "t.ini:2: station.cpu.server: unknown key (did you mean servers?)");
-    expect_check_error("[station.cpu]\nservers = 0\n", "t.ini:2: station.cpu.servers: 0 is out of range [1, 1024]");
+    expect_check_error("[station.cpu]\nservers = 0\n", "t.ini:2: station.cpu.servers: 0 is out of range 1..1024");
     expect_check_error("[station.cpu]\nservice = exp(-1ms)\n",
                        "t.ini:2: station.cpu.service: bad distribution 'exp(-1ms)': exp(): mean must be > 0");
-    expect_check_error("[sim]\nload = 1.5\n", "t.ini:2: sim.load: 1.5 is out of range [0, 1]");
+    expect_check_error("[sim]\nload = 1.5\n", "t.ini:2: sim.load: 1.5 is out of range 0..1");
     expect_check_error("[sim]\nload = abc\n", "t.ini:2: sim.load: 'abc': not a number");
     expect_check_error("[sim]\nload = 0.5x\n", "t.ini:2: sim.load: '0.5x': trailing characters after number");
-    expect_check_error("[sim]\nload = nan\n", "NaN is not allowed");
+    expect_check_error("[sim]\nload = nan\n", "t.ini:2: sim.load: 'nan': not a number");
+    expect_check_error("[sim]\nload = inf\n", "t.ini:2: sim.load: 'inf': not a number");
+    /* strtod and strtol's hexadecimal forms are not numbers of a config */
+    expect_check_error("[sim]\nreplications = 0x10\n", "t.ini:2: sim.replications: '0x10': not an integer");
+    expect_check_error("[sim]\nload = 0x0.8p0\n", "sim.load: '0x0.8p0': not a number");
+    expect_check_error("[sim]\nduration = 0x10ms\n", "sim.duration: '0x10ms': not a number");
+    expect_check_error("[sim]\nrate = -0X5/s\n", "sim.rate: '-0X5/s': not a number");
     expect_check_error("[sim]\nload = 1e999\n", "number out of range");
     expect_check_error("[sim]\nduration = 5 parsecs\n", "sim.duration: '5 parsecs': unknown time unit");
     expect_check_error("[sim]\nduration = 1e308h\n", "sim.duration: '1e308h': number out of range");
-    expect_check_error("[sim]\nduration = -1s\n", "sim.duration: -1s is out of range [0.001, 1e+07] s");
+    expect_check_error("[sim]\nduration = -1s\n", "sim.duration: -1s is out of range 0.001..1e+07 s");
     expect_check_error("[sim]\nrate = 5ms\n", "sim.rate: '5ms': unknown rate unit");
     expect_check_error("[sim]\nmode = Open\n", "t.ini:2: sim.mode: 'Open' is not one of open|closed|waves");
     expect_check_error("[sim]\nmode = ope\n", "is not one of");
@@ -371,6 +377,72 @@ static void test_check(void **state)
     expect_check_error("[sim]\nreplications = 2.5\n", "sim.replications: '2.5': not an integer");
     expect_check_error("[sim]\nreplications = 99999999999999999999\n", "integer out of range");
     expect_check_error("[sim]\nreplications =\n", "sim.replications: '': not an integer");
+}
+
+/* One file sets a key once and opens a section once; an including file
+ * may set an included file's keys again, and --set anything. */
+static void expect_text_error(const char *text, const char *msg)
+{
+    sim_cfg *c = sim_cfg_new();
+    sim_err err;
+    sim_err_clear(&err);
+    assert_int_equal(sim_cfg_load_string(c, text, "t.ini", &err), SIM_EINPUT);
+    if (!strstr(err.msg, msg))
+        fail_msg("message '%s' lacks '%s'", err.msg, msg);
+    sim_cfg_free(c);
+}
+
+static void test_one_file_rules(void **state)
+{
+    (void)state;
+    expect_text_error("[sim]\nseed = 1\nload = 0.5\nseed = 2\n",
+                      "t.ini:4: sim.seed: set twice in one file (first at t.ini:2)");
+    expect_text_error("top = 1\ntop = 2\n", "t.ini:2: top: set twice in one file (first at t.ini:1)");
+    expect_text_error("[sim]\nseed = 1\n[client]\nthink = 1s\n[sim]\nload = 0.5\n",
+                      "t.ini:5: [sim] repeated (first at t.ini:1)");
+    /* a key set twice around an include of a file that sets it too */
+    W("dup_inc.ini", "[sim]\nseed = 5\n");
+    char name[600];
+    snprintf(name, sizeof name, "%s/dup.ini", dir);
+    sim_cfg *c = sim_cfg_new();
+    sim_err err;
+    sim_err_clear(&err);
+    assert_int_equal(sim_cfg_load_string(c, "[sim]\nseed = 1\ninclude = dup_inc.ini\nseed = 2\n",
+                                         name, &err), SIM_EINPUT);
+    assert_non_null(strstr(err.msg, "dup.ini:4: sim.seed: set twice in one file (first at "));
+    assert_non_null(strstr(err.msg, "dup.ini:2)"));
+    sim_cfg_free(c);
+    sim_err_clear(&err);
+    /* overriding an included file's key, twice through a diamond, and --set */
+    W("dia_base.ini", "[sim]\nseed = 5\nload = 0.1\n");
+    W("dia_a.ini", "include = dia_base.ini\n[sim]\nload = 0.2\n");
+    W("dia_b.ini", "include = dia_base.ini\n");
+    c = sim_cfg_new();
+    assert_int_equal(sim_cfg_load_string(c, "include = dia_a.ini\ninclude = dia_b.ini\n"
+                                            "[sim]\nseed = 7\n", name, &err), SIM_OK);
+    assert_string_equal(value(c, "sim", "seed"), "7");
+    assert_string_equal(value(c, "sim", "load"), "0.1");
+    assert_int_equal(sim_cfg_set(c, "sim.seed=8", &err), SIM_OK);
+    assert_int_equal(sim_cfg_set(c, "sim.seed=9", &err), SIM_OK);
+    assert_string_equal(value(c, "sim", "seed"), "9");
+    /* names and text */
+    assert_int_equal(sim_cfg_set(c, "my sec.seed=1", &err), SIM_EINPUT);
+    assert_string_equal(err.msg, "--set my sec.seed=1: section names use letters, digits, _, - and .");
+    sim_err_clear(&err);
+    assert_int_equal(sim_cfg_set(c, "sim.seed=\xff", &err), SIM_EINPUT);
+    assert_non_null(strstr(err.msg, "invalid UTF-8 in the value"));
+    sim_cfg_free(c);
+    expect_text_error("[my section]\nx = 1\n", "t.ini:1: [my section]: section names use letters");
+    expect_text_error("[sim]\nname = caf\xc3\n", "t.ini:2: invalid UTF-8");
+    expect_text_error("[sim]\n; \xed\xa0\x80 surrogate\n", "t.ini:2: invalid UTF-8");
+    expect_text_error("[sim]\nname = \xc0\xaf\n", "t.ini:2: invalid UTF-8");
+    c = sim_cfg_new();
+    assert_int_equal(sim_cfg_load_string(c, "[sim]\nname = caf\xc3\xa9 \xf0\x9f\x8e\xab\n", "u.ini", &err),
+                     SIM_OK);
+    sim_cfg_free(c);
+    assert_true(sim_utf8_valid("\xe2\x82\xac"));
+    assert_false(sim_utf8_valid("\xf4\x90\x80\x80")); /* above U+10FFFF */
+    assert_false(sim_utf8_valid("\xe2\x82"));
 }
 
 /* ---- typed getters ---- */
@@ -419,6 +491,15 @@ static void test_fit_references(void **state)
     sim_err_clear(&err);
     assert_int_equal(sim_cfg_check(c, schema, NS, &err), SIM_EINPUT);
     assert_non_null(strstr(err.msg, "is not fit.SECTION.KEY"));
+    sim_cfg_free(c);
+    /* [fit] holds the operations without a dot: fit.KEY names one */
+    c = cfg_from("[fit]\nping = const(1ms)\n[station.db]\nservice = fit.ping\n[client]\nthink = 1s\n");
+    sim_err_clear(&err);
+    if (sim_cfg_check(c, schema, NS, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(sim_cfg_dist(c, schema, NS, "station.db", "service", &d, &err), SIM_OK);
+    assert_close(sim_dist_mean(&d), 1e-3, 1e-15);
+    sim_dist_fini(&d);
     sim_cfg_free(c);
 }
 
@@ -469,14 +550,14 @@ static void test_getters(void **state)
     assert_close(v, 2000, 0);
     assert_int_equal(sim_cfg_set(c, "sim.load=2", &err), SIM_OK);
     assert_int_equal(sim_cfg_num(c, schema, NS, "sim", "load", &v, &err), SIM_EINPUT);
-    assert_string_equal(err.msg, "--set: sim.load: 2 is out of range [0, 1]");
+    assert_string_equal(err.msg, "--set: sim.load: 2 is out of range 0..1");
     sim_cfg_free(c);
 
     /* required key without a value */
     c = cfg_from("[sim]\nseed = 2\n");
     sim_err_clear(&err);
     assert_int_equal(sim_cfg_num(c, schema, NS, "client", "think", &v, &err), SIM_EINPUT);
-    assert_string_equal(err.msg, "client.think: required key is missing");
+    assert_string_equal(err.msg, "g.ini: client.think: required key is missing");
     /* errors name file:line: section.key */
     sim_cfg_free(c);
     c = cfg_from("[sim]\n\nverbose = 2\n");
@@ -569,6 +650,7 @@ int main(void)
         cmocka_unit_test(test_load_string),
         cmocka_unit_test(test_check),
         cmocka_unit_test(test_getters),
+        cmocka_unit_test(test_one_file_rules),
         cmocka_unit_test(test_fit_references),
         cmocka_unit_test(test_parsers),
         cmocka_unit_test(test_spec_lookup),

@@ -15,7 +15,19 @@ static int params_from(const char *text, tf_params *p, sim_err *err)
     sim_err_clear(err);
     size_t n;
     sim_cfg_key *s = mdl_schema(NULL, &n);
-    int rc = sim_cfg_load_string(c, text, "t.ini", err);
+    /* a form feed splits a base from the text loaded over it (a second
+     * file, which may set the base's keys again) */
+    const char *ff = strchr(text, '\f');
+    int rc = SIM_OK;
+    if (ff) {
+        char *base = strndup(text, (size_t)(ff - text));
+        assert_non_null(base);
+        rc = sim_cfg_load_string(c, base, "base.ini", err);
+        free(base);
+        text = ff + 1;
+    }
+    if (rc == SIM_OK)
+        rc = sim_cfg_load_string(c, text, "t.ini", err);
     if (rc == SIM_OK)
         rc = sim_cfg_check(c, s, n, err);
     if (rc == SIM_OK)
@@ -163,11 +175,11 @@ static void test_wake_cost(void **state)
     (void)state;
     char text[1024];
     tf_out o0, ow, op;
-    snprintf(text, sizeof text, "%s[client]\nconcurrency = 1\n", wake_base);
+    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 1\n", wake_base);
     run_text(text, 5, &o0);
-    snprintf(text, sizeof text, "%s[client]\nconcurrency = 1\n[server]\nwake_cpu = 20us\n", wake_base);
+    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 1\n[server]\nwake_cpu = 20us\n", wake_base);
     run_text(text, 5, &ow);
-    snprintf(text, sizeof text, "%s[client]\nconcurrency = 1\n[postgres]\nwake_cpu = 30us\n", wake_base);
+    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 1\n[postgres]\nwake_cpu = 30us\n", wake_base);
     run_text(text, 5, &op);
     assert_close(ow.phase[TF_RESERVE].mean - o0.phase[TF_RESERVE].mean, 12 * 20e-6, 1e-9);
     assert_close(op.phase[TF_RESERVE].mean - o0.phase[TF_RESERVE].mean, 11 * 30e-6, 1e-9);
@@ -177,19 +189,19 @@ static void test_wake_cost(void **state)
      * one, also when another backend is running (concurrency 2): the
      * backends' busy time grows by exactly 50 requests x 11 statements x
      * the wake cost */
-    snprintf(text, sizeof text, "%s[client]\nconcurrency = 2\n", wake_base);
+    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 2\n", wake_base);
     run_text(text, 5, &o0);
-    snprintf(text, sizeof text, "%s[client]\nconcurrency = 2\n[postgres]\nwake_cpu = 30us\n", wake_base);
+    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 2\n[postgres]\nwake_cpu = 30us\n", wake_base);
     run_text(text, 5, &op);
     double busy0 = o0.util[TF_C_PGCPU] * 64 * o0.phase[TF_RESERVE].walltime,
            busyw = op.util[TF_C_PGCPU] * 64 * op.phase[TF_RESERVE].walltime;
     assert_close(busyw - busy0, 50 * 11 * 30e-6, 1e-9);
     /* a saturated loop (1 ms per request, 32 in flight) is never idle */
-    snprintf(text, sizeof text, "%s[client]\nconcurrency = 32\ntotal = 400\n[server]\ncpu_request = 1ms\n",
+    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 32\ntotal = 400\n[server]\ncpu_request = 1ms\n",
              wake_base);
     run_text(text, 5, &o0);
     snprintf(text, sizeof text,
-             "%s[client]\nconcurrency = 32\ntotal = 400\n[server]\ncpu_request = 1ms\nwake_cpu = 20us\n",
+             "%s\f[client]\nconcurrency = 32\ntotal = 400\n[server]\ncpu_request = 1ms\nwake_cpu = 20us\n",
              wake_base);
     run_text(text, 5, &ow);
     assert_true(o0.util[TF_C_SERVER] > 0.95);
@@ -209,7 +221,7 @@ static const char redis_base[] =
 static void run_with(const char *base, const char *extra, tf_out *o)
 {
     char text[2048];
-    int n = snprintf(text, sizeof text, "%s%s", base, extra);
+    int n = snprintf(text, sizeof text, "%s\f%s", base, extra);
     assert_true(n > 0 && (size_t)n < sizeof text);
     run_text(text, 5, o);
 }

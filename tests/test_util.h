@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include <cmocka.h>
 
 /* |a - b| <= tol, with a readable failure message. */
@@ -24,13 +26,41 @@
 /* Relative closeness: |a - b| <= rel * |b|. */
 #define assert_rel(a, b, rel) assert_close(a, b, fabs((double)(b)) * (rel))
 
-/* Path of a fresh temporary directory for one test (static buffer). */
+/* Directories made by test_tmpdir, removed with their contents when the
+ * test binary exits (also after a failed test, which skips its own
+ * cleanup); not by a forked child that exits. */
+#define TEST_TMPDIR_MAX 256
+static char test_tmpdirs[TEST_TMPDIR_MAX][32];
+static int test_ntmpdirs;
+static pid_t test_tmpdir_owner;
+
+static inline void test_tmpdir_cleanup(void)
+{
+    if (getpid() != test_tmpdir_owner)
+        return;
+    for (int i = 0; i < test_ntmpdirs; i++) {
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "rm -rf '%.31s'", test_tmpdirs[i]);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", test_tmpdirs[i]);
+    }
+    test_ntmpdirs = 0;
+}
+
+/* Path of a fresh temporary directory for one test (static buffer; the
+ * directory is removed at exit). */
 static inline const char *test_tmpdir(void)
 {
-    static char buf[64];
+    static char buf[32];
     snprintf(buf, sizeof buf, "/tmp/tfsim-test-XXXXXX");
     if (!mkdtemp(buf))
         fail_msg("mkdtemp failed");
+    if (!test_tmpdir_owner) {
+        test_tmpdir_owner = getpid();
+        atexit(test_tmpdir_cleanup);
+    }
+    if (test_ntmpdirs < TEST_TMPDIR_MAX)
+        snprintf(test_tmpdirs[test_ntmpdirs++], sizeof test_tmpdirs[0], "%s", buf);
     return buf;
 }
 

@@ -12,6 +12,8 @@
  * 20 samples for that family; the fixed seed 1 is not one of those. */
 #include "tests/test_util.h"
 
+#include <unistd.h>
+
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 
@@ -363,10 +365,10 @@ static void test_file_groups_and_config(void **state)
     assert_int_equal(r->g[1].concurrency, 4);
     assert_string_equal(r->g[2].op, "pg.hold");
     assert_string_equal(r->g[3].op, "tiny");
-    assert_int_equal(r->g[3].rep.chosen, -1);  /* too few to fit */
-    assert_int_equal(r->g[0].rep.n, 500);
+    assert_int_equal(r->g[3].rep == NULL, 1);  /* too few to fit */
+    assert_int_equal(r->g[0].rep->n, 500);
     /* the means are those of the data, in seconds */
-    assert_rel(r->g[2].rep.mean, 800e-6, 0.15);
+    assert_rel(r->g[2].rep->mean, 800e-6, 0.15);
 
     sim_table *t = val_fit_table(r, 1);
     assert_int_equal(sim_table_nrows(t), 4);
@@ -399,7 +401,7 @@ static void test_file_groups_and_config(void **state)
                         sim_cfg_find(c, "fit.redis.x", "save_c1")->value);
     assert_null(sim_cfg_find(c, "fit", "tiny"));
     /* the chosen fit keeps the sample mean */
-    const val_fit_report *h = &r->g[2].rep;
+    const val_fit_report *h = r->g[2].rep;
     assert_rel(sim_dist_mean(&h->fam[h->chosen].d), h->mean, 0.05);
     sim_cfg_free(c);
 
@@ -430,9 +432,9 @@ static void test_file_reservoir_is_deterministic(void **state)
     val_fit_result *r1 = val_fit_file(csv, &o, &err), *r2 = val_fit_file(csv, &o, &err);
     assert_non_null(r1);
     assert_non_null(r2);
-    assert_int_equal(r1->g[0].rep.n, 100);
+    assert_int_equal(r1->g[0].rep->n, 100);
     assert_int_equal(r1->g[0].seen, 500);
-    assert_true(r1->g[0].rep.mean == r2->g[0].rep.mean);
+    assert_true(r1->g[0].rep->mean == r2->g[0].rep->mean);
     val_fit_result_free(r1);
     val_fit_result_free(r2);
     remove_dir();
@@ -462,6 +464,109 @@ static void test_file_errors(void **state)
     remove_dir();
 }
 
+/* Operations of one section that are not adjacent (a.x, b.y, a.z) give
+ * one [fit.a] (a section repeated in one file would not load), and two
+ * operations that map onto one key are refused by name. */
+static void test_config_sections_and_collisions(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "%s", test_tmpdir());
+    const char *csv = path_of("s.csv");
+    FILE *f = fopen(csv, "w");
+    assert_non_null(f);
+    fprintf(f, "operation,concurrency,latency_us,timestamp\n");
+    for (int i = 0; i < 40; i++)
+        fprintf(f, "a.x,1,%d,1\nb.y,1,%d,1\na.z,2,%d,1\n", 100 + i, 200 + 3 * i, 50 + 2 * i);
+    fclose(f);
+    val_fit_opts o;
+    val_fit_opts_init(&o);
+    sim_err err = {0};
+    val_fit_result *r = val_fit_file(csv, &o, &err);
+    assert_non_null(r);
+    const char *ini = path_of("fit.ini");
+    assert_int_equal(val_fit_write_config(r, ini, &err), SIM_OK);
+    sim_cfg *c = sim_cfg_new();
+    if (sim_cfg_load(c, ini, &err) != SIM_OK)
+        fail_msg("%s", err.msg);
+    assert_non_null(sim_cfg_find(c, "fit.a", "x_c1"));
+    assert_non_null(sim_cfg_find(c, "fit.a", "z_c2"));
+    assert_non_null(sim_cfg_find(c, "fit.b", "y"));
+    sim_cfg_free(c);
+    char *text = slurp(ini);
+    assert_non_null(strstr(text, "[fit.a]"));
+    assert_null(strstr(strstr(text, "[fit.a]") + 1, "[fit.a]")); /* once */
+    assert_true(strstr(text, "[fit.a]") < strstr(text, "[fit.b]"));
+    free(text);
+    /* a full disk: the fragment is not written, and says so */
+    sim_err_clear(&err);
+    assert_int_equal(val_fit_write_config(r, "/dev/full", &err), SIM_EFAIL);
+    assert_non_null(strstr(err.msg, "/dev/full: write failed"));
+    val_fit_result_free(r);
+
+    f = fopen(csv, "w");
+    assert_non_null(f);
+    fprintf(f, "operation,concurrency,latency_us,timestamp\n");
+    for (int i = 0; i < 40; i++)
+        fprintf(f, "_x,1,%d,1\n.x,1,%d,1\n", 100 + i, 200 + i);
+    fclose(f);
+    r = val_fit_file(csv, &o, &err);
+    assert_non_null(r);
+    sim_err_clear(&err);
+    const char *ini2 = path_of("clash.ini");
+    assert_int_equal(val_fit_write_config(r, ini2, &err), SIM_EINPUT);
+    assert_non_null(strstr(err.msg, "operations _x and .x both map onto key _x of [fit]"));
+    assert_int_equal(access(ini2, F_OK), -1); /* nothing written */
+    val_fit_result_free(r);
+    remove_dir();
+}
+
+/* Groups are bounded: one more than VAL_FIT_MAX_GROUPS is an error naming
+ * the line (2e5 operations used to take 1.2 GB and 106 s). */
+static void test_group_limit(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "%s", test_tmpdir());
+    const char *csv = path_of("many.csv");
+    FILE *f = fopen(csv, "w");
+    assert_non_null(f);
+    fprintf(f, "operation,concurrency,latency_us,timestamp\n");
+    for (int i = 0; i < 25; i++)
+        fprintf(f, "big,1,%d,1\n", 100 + i);
+    for (int i = 0; i < VAL_FIT_MAX_GROUPS; i++)
+        fprintf(f, "op%d,%d,100,1\n", i / 7, 1 + i % 7);
+    fclose(f);
+    val_fit_opts o;
+    val_fit_opts_init(&o);
+    sim_err err = {0};
+    val_fit_result *r = val_fit_file(csv, &o, &err);
+    assert_null(r);
+    char want[128];
+    snprintf(want, sizeof want, "many.csv:%d: more than %d (operation, concurrency) groups",
+             2 + 25 + VAL_FIT_MAX_GROUPS - 1, VAL_FIT_MAX_GROUPS);
+    if (!strstr(err.msg, want))
+        fail_msg("'%s' lacks '%s'", err.msg, want);
+    /* at the limit: every group listed, in order of appearance */
+    f = fopen(csv, "w");
+    assert_non_null(f);
+    fprintf(f, "operation,concurrency,latency_us,timestamp\n");
+    for (int i = 0; i < 25; i++)
+        fprintf(f, "big,1,%d,1\n", 100 + i);
+    for (int i = 0; i < VAL_FIT_MAX_GROUPS - 1; i++)
+        fprintf(f, "op%d,%d,100,1\n", i / 7, 7 - i % 7);
+    fclose(f);
+    sim_err_clear(&err);
+    r = val_fit_file(csv, &o, &err);
+    if (!r)
+        fail_msg("%s", err.msg);
+    assert_int_equal(r->n, VAL_FIT_MAX_GROUPS);
+    assert_string_equal(r->g[1].op, "op0");
+    assert_int_equal(r->g[1].concurrency, 1);
+    assert_string_equal(r->g[8].op, "op1");
+    assert_null(r->g[8].rep);
+    val_fit_result_free(r);
+    remove_dir();
+}
+
 int main(void)
 {
     sim_rng_setup();
@@ -480,6 +585,8 @@ int main(void)
         cmocka_unit_test(test_file_groups_and_config),
         cmocka_unit_test(test_file_reservoir_is_deterministic),
         cmocka_unit_test(test_file_errors),
+        cmocka_unit_test(test_config_sections_and_collisions),
+        cmocka_unit_test(test_group_limit),
     };
     return cmocka_run_group_tests_name("val_fit", tests, NULL, NULL);
 }

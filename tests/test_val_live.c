@@ -24,7 +24,17 @@ static int params_from(const char *text, tf_params *p, sim_err *err)
     sim_err_clear(err);
     size_t n;
     sim_cfg_key *s = mdl_schema(&mdl_tigerfans_type, &n);
-    int rc = sim_cfg_load_string(c, text, "t.ini", err);
+    /* form feeds split the text into files loaded one over the other (a
+     * later one may set an earlier one's keys again) */
+    int rc = SIM_OK;
+    for (const char *part = text; part && rc == SIM_OK;) {
+        const char *ff = strchr(part, '\f');
+        char *one = ff ? strndup(part, (size_t)(ff - part)) : strdup(part);
+        assert_non_null(one);
+        rc = sim_cfg_load_string(c, one, "t.ini", err);
+        free(one);
+        part = ff ? ff + 1 : NULL;
+    }
     if (rc == SIM_OK)
         rc = sim_cfg_check(c, s, n, err);
     if (rc == SIM_OK)
@@ -191,7 +201,7 @@ static const char det_base[] =
 static void check_against_sim(const char *arch, const char *extra)
 {
     char text[4096];
-    snprintf(text, sizeof text, "%s[architecture]\n%s\n%s", det_base, arch, extra);
+    snprintf(text, sizeof text, "%s\f[architecture]\n%s\n%s", det_base, arch, extra);
     tf_params p;
     params_ok(text, &p);
     tf_out so;
@@ -259,7 +269,7 @@ static void test_one_request_by_hand(void **state)
     /* reserve only, concurrency 1: a hold is 11 PostgreSQL round trips
      * (SELECT 1, BEGIN, 2 x (capacity, 2 sums, insert), COMMIT) */
     char text[2048];
-    snprintf(text, sizeof text, "%s[architecture]\naccounting = pg\npayments = redis\n"
+    snprintf(text, sizeof text, "%s\f[architecture]\naccounting = pg\npayments = redis\n"
              "[client]\nconcurrency = 1\ntotal = 10\nphases = reserve\n", det_base);
     params_ok(text, &p);
     fake f;
@@ -318,7 +328,7 @@ static void test_orders_post_their_holds(void **state)
     (void)state;
     tf_params p;
     char text[2048];
-    snprintf(text, sizeof text, "%s[architecture]\naccounting = pg\npayments = redis\n"
+    snprintf(text, sizeof text, "%s\f[architecture]\naccounting = pg\npayments = redis\n"
              "[client]\nconcurrency = 4\ntotal = 30\n", det_base);
     params_ok(text, &p);
     fake f;
@@ -336,7 +346,7 @@ static void test_orders_post_their_holds(void **state)
     assert_int_equal(f.calls[0][TF_R_FULFILL2], 30);
     tf_params_fini(&p);
     /* PostgreSQL sessions: the webhook posts only the ticket hold */
-    snprintf(text, sizeof text, "%s[architecture]\naccounting = pg\npayments = pg\n"
+    snprintf(text, sizeof text, "%s\f[architecture]\naccounting = pg\npayments = pg\n"
              "[client]\nconcurrency = 4\ntotal = 30\n", det_base);
     params_ok(text, &p);
     fake_init(&f, 0.1e-3, 0.01e-3);
@@ -351,7 +361,7 @@ static void test_sold_out(void **state)
     (void)state;
     tf_params p;
     char text[2048];
-    snprintf(text, sizeof text, "%s[architecture]\naccounting = pg\npayments = redis\n"
+    snprintf(text, sizeof text, "%s\f[architecture]\naccounting = pg\npayments = redis\n"
              "[client]\nconcurrency = 3\ntotal = 20\nphases = checkout,reserve\n", det_base);
     params_ok(text, &p);
     fake f;
@@ -375,7 +385,7 @@ static void test_failure_keeps_what_was_measured(void **state)
     (void)state;
     tf_params p;
     char text[2048];
-    snprintf(text, sizeof text, "%s[architecture]\naccounting = pg\npayments = redis\n"
+    snprintf(text, sizeof text, "%s\f[architecture]\naccounting = pg\npayments = redis\n"
              "[client]\nconcurrency = 2\ntotal = 10\n", det_base);
     params_ok(text, &p);
     fake f;
@@ -437,7 +447,7 @@ static void test_table(void **state)
     (void)state;
     tf_params p;
     char text[2048];
-    snprintf(text, sizeof text, "%s[architecture]\naccounting = pg\npayments = redis\n"
+    snprintf(text, sizeof text, "%s\f[architecture]\naccounting = pg\npayments = redis\n"
              "[client]\nconcurrency = 2\ntotal = 10\nphases = checkout,commit\n", det_base);
     params_ok(text, &p);
     fake f;
@@ -536,7 +546,7 @@ static void test_overrides_match_the_spin(void **state)
             for (const char *s = ov; *s;) {
                 const char *e = strchr(s, '\n');
                 const char *dot = strchr(s, '.'), *eq = strchr(s, '=');
-                n += snprintf(full + n, sizeof full - (size_t)n, "[%.*s]\n%.*s = %.*s\n", (int)(dot - s), s,
+                n += snprintf(full + n, sizeof full - (size_t)n, "\f[%.*s]\n%.*s = %.*s\n", (int)(dot - s), s,
                               (int)(eq - dot - 1), dot + 1, (int)(e - eq - 1), eq + 1);
                 s = e + 1;
             }

@@ -99,7 +99,8 @@ static void test_batches_are_whole_lines(void **state)
         assert_int_equal(val_samples_add(w, "op", 1, 1.5, 2.5, &err), SIM_OK);
     text = slurp(p, &len);
     assert_int_equal(count_lines(text), 1 + VAL_SAMPLES_BATCH);
-    assert_true(len > 0 && text[len - 1] == '\n');
+    if (!(len > 0 && text[len - 1] == '\n'))
+        fail_msg("len %zu, tail [%s]", len, len > 60 ? text + len - 60 : text);
     free(text);
     assert_int_equal(val_samples_flush(w, &err), SIM_OK);
     text = slurp(p, &len);
@@ -109,8 +110,8 @@ static void test_batches_are_whole_lines(void **state)
     assert_int_equal(val_samples_close(w, &err), SIM_OK);
 }
 
-/* A writer killed with SIGKILL at an arbitrary moment leaves only complete,
- * valid rows. */
+/* A writer killed with SIGKILL at an arbitrary moment leaves complete,
+ * valid rows, but for a last row that the kernel cut at a page boundary. */
 static void test_killed_writer_leaves_complete_lines(void **state)
 {
     (void)state;
@@ -147,7 +148,17 @@ static void test_killed_writer_leaves_complete_lines(void **state)
 
     size_t len;
     char *text = slurp(path, &len);
-    assert_true(len > 0 && text[len - 1] == '\n');
+    assert_true(len > 0);
+    /* Linux cuts a write(2) at a page boundary when a fatal signal is
+     * pending (generic_perform_write): the last row may then be cut there,
+     * and only there (the reader reports it as a bad row, or reads a row cut
+ * inside its last number). */
+    int cut = text[len - 1] != '\n';
+    if (cut && len % 4096 != 0)
+        fail_msg("cut at %zu bytes, not at a page boundary", len);
+    size_t complete = 0;
+    for (size_t i = 0; i < len; i++)
+        complete += text[i] == '\n';
     free(text);
     sim_err err = {0};
     val_samples_reader *r = val_samples_open(path, &err);
@@ -157,6 +168,18 @@ static void test_killed_writer_leaves_complete_lines(void **state)
     int rc;
     while ((rc = val_samples_next(r, &s, &err)) == 1)
         n++;
+    if (cut) {
+        /* the cut row is an error, or (cut inside its last number) a row */
+        if (rc == -1) {
+            char want[64];
+            snprintf(want, sizeof want, "killed.csv:%zu: ", complete + 1);
+            if (!strstr(err.msg, want))
+                fail_msg("'%s' lacks '%s'", err.msg, want);
+        }
+        assert_int_equal(n, complete - 1 + (rc == 0)); /* every complete row read */
+        val_samples_reader_free(r);
+        return;
+    }
     assert_int_equal(rc, 0);
     assert_true(n > 0);
     assert_int_equal(n % VAL_SAMPLES_BATCH, 0);
@@ -257,6 +280,11 @@ static void test_bad_input(void **state)
     expect_bad(H "a,1,abc,3\n", "bad.csv:2: latency_us: 'abc'");
     expect_bad(H "a,1,nan,3\n", "bad.csv:2: latency_us: 'nan'");
     expect_bad(H "a,1,inf,3\n", "bad.csv:2: latency_us:");
+    /* 1e308 us (a fit of it used to abort: its spec did not parse back) */
+    expect_bad(H "a,1,1e308,3\n", "bad.csv:2: latency_us: '1e308' is not a latency in microseconds "
+                                  "(a number from 0 to 3.6e9, one hour)");
+    expect_bad(H "a,1,3600000001,3\n", "bad.csv:2: latency_us:");
+    expect_bad(H "a,1,0x10,3\n", "bad.csv:2: latency_us: '0x10'");
     expect_bad(H "a,1,2,\n", "bad.csv:2: timestamp: ''");
     expect_bad(H "a,1,2,x\n", "bad.csv:2: timestamp: 'x'");
     expect_bad(H "a,1,2,3\n\"a,1,2,3\n", "unterminated quoted field");
@@ -307,6 +335,44 @@ static void test_op_names(void **state)
     assert_true(val_samples_op_ok(longname));
 }
 
+/* An existing file is not touched before the first rows: a probe whose
+ * servers never answer leaves yesterday's samples as they were (it used
+ * to truncate them to the header at once). */
+static void test_existing_file_kept_until_rows(void **state)
+{
+    (void)state;
+    char p[256];
+    snprintf(p, sizeof p, "%s", path_of("old.csv"));
+    test_write_file(p, VAL_SAMPLES_HEADER "\nold.op,1,5.000,1.000000\n");
+    sim_err err;
+    sim_err_clear(&err);
+    val_samples_writer *w = val_samples_create(p, &err);
+    assert_non_null(w);
+    size_t len;
+    char *txt = slurp(p, &len);
+    assert_string_equal(txt, VAL_SAMPLES_HEADER "\nold.op,1,5.000,1.000000\n");
+    free(txt);
+    assert_int_equal(val_samples_close(w, &err), SIM_OK);
+    txt = slurp(p, &len);
+    assert_string_equal(txt, VAL_SAMPLES_HEADER "\nold.op,1,5.000,1.000000\n");
+    free(txt);
+    /* rows replace it */
+    w = val_samples_create(p, &err);
+    assert_non_null(w);
+    assert_int_equal(val_samples_add(w, "new", 2, 7, 3, &err), SIM_OK);
+    assert_int_equal(val_samples_close(w, &err), SIM_OK);
+    txt = slurp(p, &len);
+    assert_string_equal(txt, VAL_SAMPLES_HEADER "\n\"new\",2,7.000,3.000000\n");
+    free(txt);
+    /* a new file without rows gets the header */
+    snprintf(p, sizeof p, "%s", path_of("new.csv"));
+    w = val_samples_create(p, &err);
+    assert_int_equal(val_samples_close(w, &err), SIM_OK);
+    txt = slurp(p, &len);
+    assert_string_equal(txt, VAL_SAMPLES_HEADER "\n");
+    free(txt);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -318,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_cannot_open),
         cmocka_unit_test(test_op_names),
+        cmocka_unit_test(test_existing_file_kept_until_rows),
     };
     return cmocka_run_group_tests_name("val_samples", tests, setup, teardown);
 }

@@ -1,5 +1,6 @@
 #include "validate/val_fit.h"
 
+#include "sim/sim_afile.h"
 #include "sim/sim_cfg.h"
 
 #include <assert.h>
@@ -488,6 +489,24 @@ static void empirical(const double *xs, size_t n, unsigned nq, sim_dist *d)
     }
 }
 
+/* The spec of a fit, if it parses back (else NULL); owned by the caller. */
+static char *spec_text(const sim_dist *d)
+{
+    int n = sim_dist_format(d, NULL, 0);
+    assert(n > 0);
+    char *s = malloc((size_t)n + 1);
+    assert(s);
+    sim_dist_format(d, s, (size_t)n + 1);
+    sim_dist chk;
+    char msg[200];
+    if (sim_dist_parse(s, &chk, msg, sizeof msg)) {
+        free(s);
+        return NULL;
+    }
+    sim_dist_fini(&chk);
+    return s;
+}
+
 static void fit_family(val_fit_family f, const double *xs, size_t n, val_fit_one *r)
 {
     int shifted = f >= VAL_FIT_SEXP && f <= VAL_FIT_SWEIBULL;
@@ -553,6 +572,12 @@ static void fit_family(val_fit_family f, const double *xs, size_t n, val_fit_one
         snprintf(r->why, sizeof r->why, "likelihood is not finite");
         return;
     }
+    char *spec = spec_text(&r->d);
+    if (!spec) {
+        snprintf(r->why, sizeof r->why, "parameters out of the range of a spec");
+        return;
+    }
+    free(spec);
     r->aic = 2.0 * r->k - 2 * r->loglik;
     goodness(&r->d, xs, n, &r->ks_d, &r->ks_p, &r->ad);
     r->ok = 1;
@@ -608,9 +633,18 @@ int val_fit_sample(const double *x, size_t n, const val_fit_opts *o, val_fit_rep
     goodness(&e->d, xs, n, &e->ks_d, &p_unused, &ad_unused);
     e->k = (int)o->quantiles + 1;
     e->ok = 1;
+    free(xs);
+    char *spec = spec_text(&e->d);
+    if (!spec) {
+        val_fit_report_fini(rep);
+        memset(rep, 0, sizeof *rep);
+        rep->chosen = -1;
+        return sim_err_set(err, SIM_EINPUT, "the sample's quantiles do not make a distribution "
+                           "spec (latencies out of range)");
+    }
+    free(spec);
     if (rep->chosen < 0)
         rep->chosen = VAL_FIT_EMPIRICAL;
-    free(xs);
     return SIM_OK;
 }
 
@@ -639,44 +673,119 @@ static int cmp_acc(const void *a, const void *b)
     return (x->conc > y->conc) - (x->conc < y->conc);
 }
 
+/* The groups being read: an array, and two open-addressing indexes over it
+ * (index + 1, 0 = empty; power-of-two sizes, at most half full): by
+ * (operation, concurrency), and by operation (its first group). */
+typedef struct groups {
+    acc *g;
+    size_t n, cap, nops;
+    size_t *by_key, *by_op, nslot;
+} groups;
+
+static size_t op_hash(const char *op, unsigned conc)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const unsigned char *p = (const unsigned char *)op; *p; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    h = (h ^ conc) * 1099511628211ULL;
+    return (size_t)(h ^ (h >> 29));
+}
+
+/* Slot for (op, conc) in by_key, or for op in by_op when conc == 0. */
+static size_t *group_slot(const groups *gs, const char *op, unsigned conc)
+{
+    size_t *tab = conc ? gs->by_key : gs->by_op, mask = gs->nslot - 1;
+    for (size_t i = op_hash(op, conc) & mask;; i = (i + 1) & mask) {
+        if (!tab[i])
+            return &tab[i];
+        const acc *a = &gs->g[tab[i] - 1];
+        if ((!conc || a->conc == conc) && !strcmp(a->op, op))
+            return &tab[i];
+    }
+}
+
+static void groups_rehash(groups *gs)
+{
+    free(gs->by_key);
+    free(gs->by_op);
+    gs->nslot = gs->nslot ? 2 * gs->nslot : 64;
+    gs->by_key = calloc(gs->nslot, sizeof *gs->by_key);
+    gs->by_op = calloc(gs->nslot, sizeof *gs->by_op);
+    assert(gs->by_key && gs->by_op);
+    for (size_t i = 0; i < gs->n; i++) {
+        *group_slot(gs, gs->g[i].op, gs->g[i].conc) = i + 1;
+        size_t *o = group_slot(gs, gs->g[i].op, 0);
+        if (!*o)
+            *o = i + 1;
+    }
+}
+
+/* The group of (op, conc), added if new; NULL past VAL_FIT_MAX_GROUPS. */
+static acc *group_of(groups *gs, const char *op, unsigned conc)
+{
+    if (gs->nslot) {
+        size_t i = *group_slot(gs, op, conc);
+        if (i)
+            return &gs->g[i - 1];
+    }
+    if (gs->n == VAL_FIT_MAX_GROUPS)
+        return NULL;
+    if (gs->n == gs->cap) {
+        gs->cap = gs->cap ? 2 * gs->cap : 16;
+        gs->g = realloc(gs->g, gs->cap * sizeof *gs->g);
+        assert(gs->g);
+    }
+    if (2 * (gs->n + 1) > gs->nslot)
+        groups_rehash(gs);
+    acc *a = &gs->g[gs->n];
+    memset(a, 0, sizeof *a);
+    snprintf(a->op, sizeof a->op, "%s", op);
+    a->conc = conc;
+    size_t *o = group_slot(gs, op, 0);
+    a->op_rank = *o ? gs->g[*o - 1].op_rank : gs->nops++;
+    if (!*o)
+        *o = gs->n + 1;
+    *group_slot(gs, op, conc) = ++gs->n;
+    return a;
+}
+
+static void groups_fini(groups *gs)
+{
+    for (size_t i = 0; i < gs->n; i++)
+        free(gs->g[i].x);
+    free(gs->g);
+    free(gs->by_key);
+    free(gs->by_op);
+}
+
 val_fit_result *val_fit_file(const char *path, const val_fit_opts *o, sim_err *err)
 {
     assert(o->max_samples >= VAL_FIT_MIN_N);
     val_samples_reader *rd = val_samples_open(path, err);
     if (!rd)
         return NULL;
-    acc *g = NULL;
-    size_t ng = 0, cap = 0, nops = 0;
+    groups gs = {0};
     gsl_rng *rng = sim_rng_new(o->seed, 0, 0);
     val_sample s;
     int rc;
     while ((rc = val_samples_next(rd, &s, err)) == 1) {
-        size_t i;
-        for (i = 0; i < ng; i++)
-            if (g[i].conc == s.concurrency && !strcmp(g[i].op, s.op))
-                break;
-        if (i == ng) {
-            if (ng == cap) {
-                cap = cap ? 2 * cap : 16;
-                g = realloc(g, cap * sizeof *g);
-                assert(g);
-            }
-            memset(&g[ng], 0, sizeof g[ng]);
-            memcpy(g[ng].op, s.op, sizeof s.op);
-            g[ng].conc = s.concurrency;
-            size_t r;
-            for (r = 0; r < ng; r++)
-                if (!strcmp(g[r].op, s.op))
-                    break;
-            g[ng].op_rank = r < ng ? g[r].op_rank : nops++;
-            ng++;
+        acc *a = group_of(&gs, s.op, s.concurrency);
+        if (!a) {
+            sim_err_set(err, SIM_EINPUT,
+                        "%s:%llu: more than %d (operation, concurrency) groups, the most tfsim "
+                        "fit takes (split the file by operation)",
+                        path, (unsigned long long)val_samples_line(rd), VAL_FIT_MAX_GROUPS);
+            rc = -1;
+            break;
         }
-        acc *a = &g[i];
         double v = s.latency_us * 1e-6;
         a->seen++;
         if (a->n < o->max_samples) {
             if (a->n == a->cap) {
-                a->cap = a->cap ? 2 * a->cap : 1024;
+                /* small first: most groups of a file with many are small */
+                a->cap = a->cap ? 2 * a->cap : 8;
+                if (a->cap > o->max_samples)
+                    a->cap = o->max_samples;
                 a->x = realloc(a->x, a->cap * sizeof *a->x);
                 assert(a->x);
             }
@@ -691,40 +800,55 @@ val_fit_result *val_fit_file(const char *path, const val_fit_opts *o, sim_err *e
     gsl_rng_free(rng);
     val_samples_reader_free(rd);
     val_fit_result *res = NULL;
-    if (rc == 0 && ng == 0)
+    if (rc == 0 && gs.n == 0)
         sim_err_set(err, SIM_EINPUT, "%s: no samples (only a header)", path);
-    if (rc == 0 && ng > 0) {
-        qsort(g, ng, sizeof *g, cmp_acc);
+    if (rc == 0 && gs.n > 0) {
+        qsort(gs.g, gs.n, sizeof *gs.g, cmp_acc);
         res = calloc(1, sizeof *res);
         assert(res);
         res->source = strdup(path);
-        res->g = calloc(ng, sizeof *res->g);
+        res->g = calloc(gs.n, sizeof *res->g);
         assert(res->source && res->g);
-        res->n = ng;
+        res->n = gs.n;
         size_t fitted = 0;
-        for (size_t i = 0; i < ng; i++) {
+        for (size_t i = 0; i < gs.n; i++) {
+            acc *a = &gs.g[i];
             val_fit_group *out = &res->g[i];
-            memcpy(out->op, g[i].op, sizeof out->op);
-            out->concurrency = g[i].conc;
-            out->seen = g[i].seen;
-            out->rep.chosen = -1;
-            out->rep.n = g[i].n;
-            if (g[i].n < VAL_FIT_MIN_N)
-                continue;  /* reported in the table, left out of the fragment */
-            sim_err e2 = {0};
-            if (val_fit_sample(g[i].x, g[i].n, o, &out->rep, &e2) == SIM_OK)
-                fitted++;
+            memcpy(out->op, a->op, sizeof out->op);
+            out->concurrency = a->conc;
+            out->seen = a->seen;
+            out->n = a->n;
+            if (a->n >= VAL_FIT_MIN_N) {
+                val_fit_report *rep = malloc(sizeof *rep);
+                assert(rep);
+                sim_err e2;
+                sim_err_clear(&e2);
+                if (val_fit_sample(a->x, a->n, o, rep, &e2) == SIM_OK) {
+                    out->rep = rep;
+                    fitted++;
+                } else {
+                    val_fit_report_fini(rep);
+                    free(rep);
+                }
+            }
+            free(a->x); /* done with it: keep the peak at one copy */
+            a->x = NULL;
         }
         if (fitted == 0) {
-            sim_err_set(err, SIM_EINPUT, "%s: no (operation, concurrency) group has the %d samples a fit needs",
-                        path, VAL_FIT_MIN_N);
+            size_t big = 0;
+            for (size_t i = 0; i < gs.n; i++)
+                big += gs.g[i].n >= VAL_FIT_MIN_N;
+            if (big)
+                sim_err_set(err, SIM_EINPUT, "%s: no (operation, concurrency) group could be fitted "
+                            "(latencies out of range)", path);
+            else
+                sim_err_set(err, SIM_EINPUT, "%s: no (operation, concurrency) group has the %d "
+                            "samples a fit needs", path, VAL_FIT_MIN_N);
             val_fit_result_free(res);
             res = NULL;
         }
     }
-    for (size_t i = 0; i < ng; i++)
-        free(g[i].x);
-    free(g);
+    groups_fini(&gs);
     return res;
 }
 
@@ -732,8 +856,11 @@ void val_fit_result_free(val_fit_result *r)
 {
     if (!r)
         return;
-    for (size_t i = 0; i < r->n; i++)
-        val_fit_report_fini(&r->g[i].rep);
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->g[i].rep)
+            val_fit_report_fini(r->g[i].rep);
+        free(r->g[i].rep);
+    }
     free(r->g);
     free(r->source);
     free(r);
@@ -787,24 +914,27 @@ sim_table *val_fit_table(const val_fit_result *r, int chosen_only)
     char buf[160];
     for (size_t i = 0; i < r->n; i++) {
         const val_fit_group *g = &r->g[i];
-        if (g->rep.chosen < 0) {
+        if (!g->rep) {
             sim_table_row(t);
             sim_table_str(t, c_op, g->op);
             sim_table_num(t, c_c, g->concurrency);
-            sim_table_num(t, c_n, (double)g->rep.n);
+            sim_table_num(t, c_n, (double)g->n);
             sim_table_str(t, c_f, "-");
-            snprintf(buf, sizeof buf, "too few samples (need %d)", VAL_FIT_MIN_N);
+            if (g->n < VAL_FIT_MIN_N)
+                snprintf(buf, sizeof buf, "too few samples (need %d)", VAL_FIT_MIN_N);
+            else
+                snprintf(buf, sizeof buf, "cannot be fitted (latencies out of range)");
             sim_table_str(t, c_p, buf);
             continue;
         }
         for (int f = 0; f < VAL_FIT_NFAM; f++) {
-            const val_fit_one *x = &g->rep.fam[f];
-            if ((f == VAL_FIT_EMPIRICAL || chosen_only) && g->rep.chosen != f)
+            const val_fit_one *x = &g->rep->fam[f];
+            if ((f == VAL_FIT_EMPIRICAL || chosen_only) && g->rep->chosen != f)
                 continue;
             sim_table_row(t);
             sim_table_str(t, c_op, g->op);
             sim_table_num(t, c_c, g->concurrency);
-            sim_table_num(t, c_n, (double)g->rep.n);
+            sim_table_num(t, c_n, (double)g->rep->n);
             sim_table_str(t, c_f, family_names[f]);
             if (!x->ok) {
                 sim_table_str(t, c_p, x->why);
@@ -817,7 +947,7 @@ sim_table *val_fit_table(const val_fit_result *r, int chosen_only)
             sim_table_num(t, c_kp, x->ks_p);
             sim_table_num(t, c_ad, x->ad);
             sim_table_num(t, c_aic, x->aic);
-            sim_table_str(t, c_ch, g->rep.chosen == f ? "*" : "");
+            sim_table_str(t, c_ch, g->rep->chosen == f ? "*" : "");
         }
     }
     return t;
@@ -839,76 +969,157 @@ static void section_key(const char *op, char *sec, size_t sl, char *key, size_t 
     }
 }
 
-/* The spec of a fit; it must parse back (a bug otherwise). */
-static char *spec_of(const sim_dist *d)
+/* One group's lines of the fragment. */
+typedef struct frag_item {
+    char sec[VAL_SAMPLES_OP_MAX + 8];
+    size_t i;  /* group index */
+} frag_item;
+
+static int cmp_item(const void *a, const void *b)
 {
-    int n = sim_dist_format(d, NULL, 0);
-    assert(n > 0);
-    char *s = malloc((size_t)n + 1);
-    assert(s);
-    sim_dist_format(d, s, (size_t)n + 1);
-    sim_dist chk;
-    char msg[200];
-    int rc = sim_dist_parse(s, &chk, msg, sizeof msg);
-    assert(rc == 0 && "a fitted distribution must parse back");
-    (void)rc;
-    sim_dist_fini(&chk);
-    return s;
+    const frag_item *x = a, *y = b;
+    int c = strcmp(x->sec, y->sec);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* A run of items of one section, placed by its first group. */
+typedef struct frag_run {
+    size_t start, len;
+} frag_run;
+
+static const frag_item *run_items;
+
+static int cmp_run(const void *a, const void *b)
+{
+    size_t x = run_items[((const frag_run *)a)->start].i, y = run_items[((const frag_run *)b)->start].i;
+    return (x > y) - (x < y);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 int val_fit_write_config(const val_fit_result *r, const char *path, sim_err *err)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return sim_err_set(err, SIM_EFAIL, "%s: cannot create: %s", path, strerror(errno));
-    fprintf(f, "# tfsim fit of %s: service-time distributions in seconds (sim_dist specs).\n"
-               "# Chosen: lowest AIC among the families passing Kolmogorov-Smirnov at the\n"
-               "# chosen level; empirical quantiles when none passes.  KEY is the fit at the\n"
-               "# lowest concurrency measured, KEY_cC the fit at concurrency C.  Include this\n"
-               "# file in a scenario; a distribution key may then name a fit as\n"
-               "# fit.SECTION.KEY (e.g. redis.service = fit.redis.paymentsession.save).\n",
-            r->source);
-    char sec[VAL_SAMPLES_OP_MAX + 8], key[VAL_SAMPLES_OP_MAX + 1];
-    char sec2[VAL_SAMPLES_OP_MAX + 8], key2[VAL_SAMPLES_OP_MAX + 1];
+    /* sections in order of their first group; groups in order within */
+    frag_item *it = malloc((r->n ? r->n : 1) * sizeof *it);
+    frag_run *runs = malloc((r->n ? r->n : 1) * sizeof *runs);
+    char (*keys)[VAL_SAMPLES_OP_MAX + 16] = malloc(2 * (r->n ? r->n : 1) * sizeof *keys);
+    char **kp = malloc(2 * (r->n ? r->n : 1) * sizeof *kp);
+    assert(it && runs && keys && kp);
+    char key[VAL_SAMPLES_OP_MAX + 1];
     for (size_t i = 0; i < r->n; i++) {
-        section_key(r->g[i].op, sec, sizeof sec, key, sizeof key);
-        /* each section once, at its first operation */
-        int seen = 0;
-        for (size_t j = 0; j < i && !seen; j++) {
-            section_key(r->g[j].op, sec2, sizeof sec2, key2, sizeof key2);
-            seen = !strcmp(sec, sec2);
+        section_key(r->g[i].op, it[i].sec, sizeof it[i].sec, key, sizeof key);
+        it[i].i = i;
+    }
+    qsort(it, r->n, sizeof *it, cmp_item);
+    size_t nr = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        if (i == 0 || strcmp(it[i].sec, it[i - 1].sec))
+            runs[nr++] = (frag_run){i, 0};
+        runs[nr - 1].len++;
+    }
+    run_items = it;
+    qsort(runs, nr, sizeof *runs, cmp_run);
+    run_items = NULL;
+    /* two operations may map onto one key ("_x" and ".x" are both [fit] _x;
+     * "a.b" at concurrency 1 and "a.b_c1" are both b_c1 of [fit.a]) */
+    int rc = SIM_OK;
+    for (size_t k = 0; k < nr && rc == SIM_OK; k++) {
+        size_t nk = 0;
+        for (size_t m = runs[k].start; m < runs[k].start + runs[k].len; m++) {
+            const val_fit_group *g = &r->g[it[m].i];
+            if (!g->rep)
+                continue;
+            section_key(g->op, it[m].sec, sizeof it[m].sec, key, sizeof key);
+            snprintf(keys[nk], sizeof keys[nk], "%s", key);
+            kp[nk] = keys[nk];
+            nk++;
+            snprintf(keys[nk], sizeof keys[nk], "%s_c%u", key, g->concurrency);
+            kp[nk] = keys[nk];
+            nk++;
         }
-        if (seen)
-            continue;
-        fprintf(f, "\n[%s]\n", sec);
-        for (size_t j = i; j < r->n; j++) {
-            section_key(r->g[j].op, sec2, sizeof sec2, key2, sizeof key2);
-            if (strcmp(sec, sec2))
+        qsort(kp, nk, sizeof *kp, cmp_str);
+        for (size_t j = 1; j < nk; j++) {
+            /* the plain key repeats for each concurrency of one operation:
+             * compare only keys of different operations */
+            if (strcmp(kp[j], kp[j - 1]))
                 continue;
-            /* groups of one operation are adjacent, by concurrency */
-            const val_fit_group *g = &r->g[j];
-            if (g->rep.chosen < 0)
-                continue;
-            int first = 1;
-            for (size_t h = i; h < j && first; h++)
-                first = !(strcmp(r->g[h].op, g->op) == 0 && r->g[h].rep.chosen >= 0);
-            const val_fit_one *x = &g->rep.fam[g->rep.chosen];
-            char *spec = spec_of(&x->d);
-            fprintf(f, "# %s at concurrency %u: %s, n=%zu", g->op, g->concurrency,
-                    family_names[g->rep.chosen], g->rep.n);
-            if (g->rep.chosen != VAL_FIT_EMPIRICAL)
-                fprintf(f, ", KS p=%.3g", x->ks_p);
-            fprintf(f, "\n");
-            /* VAL_FIT_MAX_QUANTILES keeps the longest spec on one line */
-            assert(strlen(key2) + strlen(spec) + 16 < SIM_CFG_MAX_LINE);
-            if (first)
-                fprintf(f, "%s = %s\n", key2, spec);
-            fprintf(f, "%s_c%u = %s\n", key2, g->concurrency, spec);
-            free(spec);
+            const char *dup = kp[j];
+            size_t owners = 0;
+            const char *a = NULL, *b = NULL;
+            for (size_t m = runs[k].start; m < runs[k].start + runs[k].len && owners < 2; m++) {
+                const val_fit_group *g = &r->g[it[m].i];
+                if (!g->rep)
+                    continue;
+                char k1[VAL_SAMPLES_OP_MAX + 16], k2[VAL_SAMPLES_OP_MAX + 16];
+                char sec[VAL_SAMPLES_OP_MAX + 8];
+                section_key(g->op, sec, sizeof sec, key, sizeof key);
+                snprintf(k1, sizeof k1, "%s", key);
+                snprintf(k2, sizeof k2, "%s_c%u", key, g->concurrency);
+                if ((!strcmp(k1, dup) || !strcmp(k2, dup)) && (!a || strcmp(a, g->op))) {
+                    if (!a)
+                        a = g->op;
+                    else
+                        b = g->op;
+                    owners++;
+                }
+            }
+            if (b) {
+                rc = sim_err_set(err, SIM_EINPUT,
+                                 "%s: operations %s and %s both map onto key %s of [%s]: rename "
+                                 "one to write a config fragment",
+                                 r->source, a, b, dup, it[runs[k].start].sec);
+                break;
+            }
         }
     }
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return sim_err_set(err, SIM_EFAIL, "%s: write failed: %s", path, strerror(errno));
-    return SIM_OK;
+    sim_afile af;
+    if (rc == SIM_OK && sim_afile_open(&af, path, err) == SIM_OK) {
+        FILE *f = af.f;
+        fprintf(f, "# tfsim fit of %s: service-time distributions in seconds (sim_dist specs).\n"
+                   "# Chosen: lowest AIC among the families passing Kolmogorov-Smirnov at the\n"
+                   "# chosen level; empirical quantiles when none passes.  KEY is the fit at the\n"
+                   "# lowest concurrency measured, KEY_cC the fit at concurrency C.  Include this\n"
+                   "# file in a scenario; a distribution key may then name a fit as\n"
+                   "# fit.SECTION.KEY (e.g. redis.service = fit.redis.paymentsession.save).\n",
+                r->source);
+        for (size_t k = 0; k < nr; k++) {
+            fprintf(f, "\n[%s]\n", it[runs[k].start].sec);
+            const char *prev_op = NULL;
+            for (size_t m = runs[k].start; m < runs[k].start + runs[k].len; m++) {
+                /* groups of one operation are adjacent, by concurrency */
+                const val_fit_group *g = &r->g[it[m].i];
+                if (!g->rep)
+                    continue;
+                int first = !prev_op || strcmp(prev_op, g->op);
+                prev_op = g->op;
+                char sec[VAL_SAMPLES_OP_MAX + 8];
+                section_key(g->op, sec, sizeof sec, key, sizeof key);
+                const val_fit_one *x = &g->rep->fam[g->rep->chosen];
+                char *spec = spec_text(&x->d);
+                assert(spec && "a chosen fit parses back (checked when fitted)");
+                fprintf(f, "# %s at concurrency %u: %s, n=%zu", g->op, g->concurrency,
+                        family_names[g->rep->chosen], g->rep->n);
+                if (g->rep->chosen != VAL_FIT_EMPIRICAL)
+                    fprintf(f, ", KS p=%.3g", x->ks_p);
+                fprintf(f, "\n");
+                /* VAL_FIT_MAX_QUANTILES keeps the longest spec on one line */
+                assert(strlen(key) + strlen(spec) + 16 < SIM_CFG_MAX_LINE);
+                if (first)
+                    fprintf(f, "%s = %s\n", key, spec);
+                fprintf(f, "%s_c%u = %s\n", key, g->concurrency, spec);
+                free(spec);
+            }
+        }
+        rc = sim_afile_commit(&af, err);
+    } else if (rc == SIM_OK) {
+        rc = err->code;
+    }
+    free(it);
+    free(runs);
+    free(keys);
+    free(kp);
+    return rc;
 }

@@ -116,12 +116,19 @@ void val_fit_report_fini(val_fit_report *rep);
 double val_fit_cdf(const sim_dist *d, double x);
 double val_fit_logpdf(const sim_dist *d, double x);
 
+/* The most (operation, concurrency) groups one file may hold: memory and
+ * time stay bounded (about 150 bytes per group beyond the samples). */
+#define VAL_FIT_MAX_GROUPS 100000
+
 /* All groups of one samples file. */
 typedef struct val_fit_group {
     char op[VAL_SAMPLES_OP_MAX + 1];
     unsigned concurrency;
     uint64_t seen;          /* rows read (more than n if reduced) */
-    val_fit_report rep;
+    size_t n;               /* samples kept */
+    val_fit_report *rep;    /* the fit (owned by the result), NULL for a group
+                               of fewer than VAL_FIT_MIN_N samples or one that
+                               cannot be fitted */
 } val_fit_group;
 
 typedef struct val_fit_result {
@@ -132,9 +139,10 @@ typedef struct val_fit_result {
 
 /* Read path (a samples CSV; "-" = stdin) and fit every group.  Returns a
  * result owned by the caller (val_fit_result_free) or NULL: SIM_EINPUT
- * for a missing or bad file ("file:line: column: message") or when no
- * group has VAL_FIT_MIN_N samples; SIM_EFAIL on a read error.  Smaller
- * groups are kept with rep.chosen = -1 (listed, not fitted). */
+ * for a missing or bad file ("file:line: column: message"), for more than
+ * VAL_FIT_MAX_GROUPS groups, or when no group has VAL_FIT_MIN_N samples;
+ * SIM_EFAIL on a read error.  Smaller groups are kept with rep = NULL
+ * (listed, not fitted).  Groups are found by hashing: O(1) per row. */
 val_fit_result *val_fit_file(const char *path, const val_fit_opts *o, sim_err *err);
 void val_fit_result_free(val_fit_result *r);
 
@@ -144,8 +152,11 @@ void val_fit_result_free(val_fit_result *r);
  * when chosen_only.  Owned by the caller. */
 sim_table *val_fit_table(const val_fit_result *r, int chosen_only);
 
-/* Write the config fragment described above to path.  SIM_EFAIL if it
- * cannot be written. */
+/* Write the config fragment described above to path (through a temporary
+ * file: path appears whole or not at all).  SIM_EFAIL if it cannot be
+ * written; SIM_EINPUT when two operations map onto one key.  Every spec
+ * written parses back (a family whose spec would not is not fitted).
+ * Cost: O(groups log groups). */
 int val_fit_write_config(const val_fit_result *r, const char *path, sim_err *err);
 
 #endif

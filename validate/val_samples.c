@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <csv.h>
@@ -31,6 +32,9 @@ int val_samples_op_ok(const char *name)
 
 struct val_samples_writer {
     int fd;
+    int existed;    /* the file was there before: untouched until rows come */
+    int regular;    /* a regular file (truncated when the first rows come) */
+    int started;    /* header written */
     char *path;
     FILE *mem;      /* batch being formatted (open_memstream), or NULL */
     char *mem_buf;
@@ -56,23 +60,34 @@ static int write_all(int fd, const char *p, size_t n)
 
 val_samples_writer *val_samples_create(const char *path, sim_err *err)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    struct stat st;
+    int existed = stat(path, &st) == 0;
+    /* no O_TRUNC: an existing file keeps its rows until there are new ones */
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {
         sim_err_set(err, SIM_EFAIL, "%s: cannot create: %s", path, strerror(errno));
-        return NULL;
-    }
-    static const char header[] = VAL_SAMPLES_HEADER "\n";
-    if (write_all(fd, header, sizeof header - 1)) {
-        sim_err_set(err, SIM_EFAIL, "%s: write failed: %s", path, strerror(errno));
-        close(fd);
         return NULL;
     }
     val_samples_writer *w = calloc(1, sizeof *w);
     assert(w);
     w->fd = fd;
+    w->existed = existed;
+    w->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
     w->path = strdup(path);
     assert(w->path);
     return w;
+}
+
+/* Replace what the file held by the header (once, before the first rows). */
+static int start(val_samples_writer *w)
+{
+    if (w->started)
+        return 0;
+    w->started = 1;
+    static const char header[] = VAL_SAMPLES_HEADER "\n";
+    if (w->regular && ftruncate(w->fd, 0) != 0)
+        return -1;
+    return write_all(w->fd, header, sizeof header - 1);
 }
 
 int val_samples_flush(val_samples_writer *w, sim_err *err)
@@ -82,7 +97,7 @@ int val_samples_flush(val_samples_writer *w, sim_err *err)
     int bad = fclose(w->mem) != 0;
     w->mem = NULL;
     w->in_batch = 0;
-    if (!bad && write_all(w->fd, w->mem_buf, w->mem_len))
+    if (!bad && w->mem_len && (start(w) || write_all(w->fd, w->mem_buf, w->mem_len)))
         bad = 1;
     free(w->mem_buf);
     w->mem_buf = NULL;
@@ -97,6 +112,8 @@ int val_samples_add(val_samples_writer *w, const char *op, unsigned concurrency,
 {
     assert(val_samples_op_ok(op));
     assert(isfinite(latency_us) && latency_us >= 0 && isfinite(timestamp));
+    if (latency_us > VAL_SAMPLES_MAX_LATENCY_US)
+        latency_us = VAL_SAMPLES_MAX_LATENCY_US; /* a stuck operation: readable as the bound */
     if (!w->mem) {
         w->mem = open_memstream(&w->mem_buf, &w->mem_len);
         if (!w->mem)
@@ -118,6 +135,9 @@ int val_samples_close(val_samples_writer *w, sim_err *err)
     if (!w)
         return SIM_OK;
     int rc = val_samples_flush(w, err);
+    /* no rows: a new file gets the header, an existing one stays as it was */
+    if (rc == SIM_OK && !w->started && !w->existed && start(w))
+        rc = sim_err_set(err, SIM_EFAIL, "%s: write failed: %s", w->path, strerror(errno));
     if (close(w->fd) != 0 && rc == SIM_OK)
         rc = sim_err_set(err, SIM_EFAIL, "%s: close failed: %s", w->path, strerror(errno));
     free(w->path);
@@ -220,8 +240,10 @@ static int check_row(val_samples_reader *r)
     if (sim_parse_long(r->field[1], &conc, &why) || conc < 1 || conc > (long)VAL_SAMPLES_MAX_CONC)
         return row_error(r, 1, "'%s' is not an integer in [1, 1000000]", r->field[1]);
     double lat, ts;
-    if (sim_parse_double(r->field[2], &lat, &why) || !isfinite(lat) || lat < 0)
-        return row_error(r, 2, "'%s' is not a latency in microseconds (a number >= 0)", r->field[2]);
+    if (sim_parse_double(r->field[2], &lat, &why) || !isfinite(lat) || lat < 0 ||
+        lat > VAL_SAMPLES_MAX_LATENCY_US)
+        return row_error(r, 2, "'%s' is not a latency in microseconds (a number from 0 to 3.6e9, "
+                         "one hour)", r->field[2]);
     if (sim_parse_double(r->field[3], &ts, &why) || !isfinite(ts) || ts < 0)
         return row_error(r, 3, "'%s' is not a time in seconds since the epoch (a number >= 0)",
                          r->field[3]);

@@ -8,14 +8,17 @@
  *                onto a config section and key); written quoted by libcsv
  *   concurrency  operations in flight when it was measured (an integer
  *                >= 1; the TigerBeetle probe puts the batch size here)
- *   latency_us   latency in microseconds (>= 0)
+ *   latency_us   latency in microseconds, 0 to VAL_SAMPLES_MAX_LATENCY_US
+ *                (one hour; the writer records a longer one as the bound)
  *   timestamp    completion time, seconds since the Unix epoch
  *
  * Writer invariants: rows are formatted with libcsv (csv_fwrite) into a
  * memory buffer and reach the file only as whole lines, one write(2) per
  * batch of at most VAL_SAMPLES_BATCH rows (and at every flush), so a run
- * killed at any moment leaves a file of complete lines.  Cost: O(1) per
- * row, one system call per batch.
+ * killed at any moment leaves a file of complete lines, but for one case:
+ * Linux stops a write(2) at a page boundary when a fatal signal is pending,
+ * so the last row may be cut at a multiple of 4096 bytes (the reader then
+ * reports that row, or reads it if the cut fell inside its last number).  Cost: O(1) per row, one system call per batch.
  *
  * Reader invariants: streaming, memory bounded by VAL_SAMPLES_MAX_ROW bytes
  * whatever the file size; every field is checked and the first problem is
@@ -34,6 +37,7 @@
 #define VAL_SAMPLES_OP_MAX 63
 #define VAL_SAMPLES_MAX_ROW 4096
 #define VAL_SAMPLES_MAX_CONC 1000000u
+#define VAL_SAMPLES_MAX_LATENCY_US 3.6e9
 
 typedef struct val_sample {
     char op[VAL_SAMPLES_OP_MAX + 1];
@@ -47,9 +51,12 @@ int val_samples_op_ok(const char *name);
 
 typedef struct val_samples_writer val_samples_writer;
 
-/* Create (truncate) path and write the header line.  Returns a writer owned
- * by the caller (close it with val_samples_close), or NULL with SIM_EFAIL
- * in err. */
+/* Open path for writing (created if missing).  An existing file is not
+ * touched until the first batch of rows is written: then it is truncated
+ * and gets the header line; a writer closed without rows leaves it as it
+ * was (a new file gets the header alone).  Returns a writer owned by the
+ * caller (close it with val_samples_close), or NULL with SIM_EFAIL in
+ * err. */
 val_samples_writer *val_samples_create(const char *path, sim_err *err);
 
 /* Append one row (buffered; the batch is written when full).  op must pass

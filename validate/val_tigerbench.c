@@ -266,7 +266,7 @@ static int fint(reader *r, int c, long lo, long hi, long *out)
         return -1;
     }
     if (*out < lo || *out > hi) {
-        rfail(r, r->rec_line, col_name[c], "%s is out of range [%ld, %ld]", s, lo, hi);
+        rfail(r, r->rec_line, col_name[c], "%s is out of range %ld..%ld", s, lo, hi);
         return -1;
     }
     return 0;

@@ -10,6 +10,12 @@
  * good input gives objects whose queries work.  A broken invariant calls
  * FUZZ_FAIL (abort() for libFuzzer; cmocka's fail_msg in the replay test).
  *
+ * Targets: cfg (configs, includes, overrides, model setup and a small
+ * run), dist (distribution specs), tigerbench (the TigerBench CSV and the
+ * analyses on it), samples (the latency-samples CSV, its writer, and tfsim
+ * fit with its config fragment loaded back), store (a results database
+ * opened for reading, then every query).
+ *
  * Cost bounds, so that one input runs in milliseconds: the config harness
  * forces small resource limits (run.max_events, run.max_pending), one
  * replication, and skips the simulation when the load is large.
@@ -34,7 +40,9 @@
 #include "sim/sim_dist.h"
 #include "sim/sim_rng.h"
 #include "sim/sim_table.h"
+#include "reports/rep_store.h"
 #include "validate/val_amdahl.h"
+#include "validate/val_fit.h"
 #include "validate/val_laws.h"
 #include "validate/val_probe_http.h"
 #include "validate/val_samples.h"
@@ -274,7 +282,9 @@ static char fuzz_dir[64];
 
 static inline void fuzz_cleanup(void)
 {
-    static const char *const files[] = {"main.ini", "a.ini", "b.ini", "in.csv", "out.csv"};
+    static const char *const files[] = {"main.ini", "a.ini", "b.ini",  "in.csv",
+                                        "out.csv",  "fit.ini", "f.db", "f.db-wal",
+                                        "f.db-shm", "f.db-journal"};
     char p[128];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(p, sizeof p, "%s/%s", fuzz_dir, files[i]);
@@ -443,6 +453,42 @@ static inline void fuzz_samples_path(char *p, size_t len, const char *name)
     snprintf(p, len, "%s/%s", fuzz_tmpdir(), name);
 }
 
+/* tfsim fit on the samples: a table, and a config fragment that loads
+ * back with every value a distribution (a fit of a 1e308 us latency used
+ * to abort: its spec did not parse back). */
+static inline void fuzz_fit(const char *in)
+{
+    val_fit_opts o;
+    val_fit_opts_init(&o);
+    o.quantiles = 20;
+    sim_err err;
+    sim_err_clear(&err);
+    val_fit_result *fr = val_fit_file(in, &o, &err);
+    if (!fr) {
+        fuzz_check_err("fit", err.code ? err.code : -1, &err);
+        return;
+    }
+    sim_table *t = val_fit_table(fr, 0);
+    sim_table_print(t, SIM_FMT_CSV, fuzz_null());
+    sim_table_free(t);
+    char ini[128];
+    fuzz_samples_path(ini, sizeof ini, "fit.ini");
+    int rc = val_fit_write_config(fr, ini, &err);
+    val_fit_result_free(fr);
+    if (rc) {
+        /* only two operations on one key may stop it */
+        if (rc != SIM_EINPUT || !strstr(err.msg, "both map onto key"))
+            FUZZ_FAIL("fit: fragment not written: %s\n", err.msg);
+        return;
+    }
+    sim_cfg *c = sim_cfg_new();
+    if (sim_cfg_load(c, ini, &err))
+        FUZZ_FAIL("fit: the fragment does not load: %s\n", err.msg);
+    if (sim_cfg_check(c, NULL, 0, &err))
+        FUZZ_FAIL("fit: a fitted value is not a distribution: %s\n", err.msg);
+    sim_cfg_free(c);
+}
+
 static inline int fuzz_samples_input(const uint8_t *data, size_t size)
 {
     char in[128], out[128];
@@ -452,6 +498,7 @@ static inline int fuzz_samples_input(const uint8_t *data, size_t size)
     assert(f);
     fwrite(data, 1, size, f);
     fclose(f);
+    unlink(out); /* the writer keeps an existing file until rows come */
     sim_err err;
     sim_err_clear(&err);
     val_samples_reader *r = val_samples_open(in, &err);
@@ -506,6 +553,69 @@ static inline int fuzz_samples_input(const uint8_t *data, size_t size)
     if (rc != 0 || m != n)
         FUZZ_FAIL("samples: read back %zu of %zu rows (%s)\n", m, n, err.msg);
     val_samples_reader_free(r);
+    fuzz_fit(in);
+    return 0;
+}
+
+/* ---- results database: open for reading, then every query ---- */
+
+static inline void fuzz_store_table(const char *what, sim_table *t, const sim_err *err)
+{
+    if (!t) {
+        fuzz_check_err(what, err->code, err);
+        return;
+    }
+    for (int fmt = SIM_FMT_TEXT; fmt <= SIM_FMT_JSON; fmt++)
+        sim_table_print(t, (sim_format)fmt, fuzz_null());
+    sim_table_free(t);
+}
+
+static inline int fuzz_store_input(const uint8_t *data, size_t size)
+{
+    char p[128];
+    snprintf(p, sizeof p, "%s/f.db", fuzz_tmpdir());
+    static const char *const side[] = {"-wal", "-shm", "-journal"};
+    for (size_t i = 0; i < 3; i++) {
+        char q[160];
+        snprintf(q, sizeof q, "%s%s", p, side[i]);
+        unlink(q);
+    }
+    FILE *f = fopen(p, "wb");
+    assert(f);
+    if (size)
+        fwrite(data, 1, size, f);
+    fclose(f);
+    sim_err err;
+    sim_err_clear(&err);
+    rep_store *s = rep_store_open(p, REP_STORE_READ, &err);
+    if (!s) {
+        fuzz_check_err("store open", err.code, &err);
+        return 0;
+    }
+    sim_err_clear(&err);
+    fuzz_store_table("runs", rep_store_list_runs(s, &err), &err);
+    sim_err_clear(&err);
+    fuzz_store_table("sweeps", rep_store_list_sweeps(s, &err), &err);
+    sim_err_clear(&err);
+    fuzz_store_table("measurements", rep_store_list_measurements(s, &err), &err);
+    for (int64_t id = 0; id <= 3; id++) {
+        sim_err_clear(&err);
+        fuzz_store_table("run table", rep_store_load_table(s, id, &err), &err);
+        sim_err_clear(&err);
+        fuzz_store_table("sweep table", rep_store_sweep_table(s, id, &err), &err);
+        sim_err_clear(&err);
+        fuzz_store_table("measurement set", rep_store_load_measurements(s, id, &err), &err);
+        sim_err_clear(&err);
+        fuzz_store_table("run manifest", rep_store_manifest(s, REP_RUN, id, &err), &err);
+        sim_err_clear(&err);
+        fuzz_store_table("sweep manifest", rep_store_manifest(s, REP_SWEEP, id, &err), &err);
+        bool done;
+        sim_err_clear(&err);
+        int rc = rep_store_point_done(s, id, 0, &done, &err);
+        if (rc)
+            fuzz_check_err("point done", rc, &err);
+    }
+    rep_store_close(s);
     return 0;
 }
 

@@ -3,7 +3,8 @@
 #
 # Usage: sh tests/fuzz/run.sh [SECONDS] [TARGET...]
 #   SECONDS  time per target (default 10; CI uses 60)
-#   TARGET   cfg, dist, tigerbench, ... (default: every tests/fuzz/fuzz_*.c)
+#   TARGET   cfg, dist, tigerbench, samples, store (default: every
+#            tests/fuzz/fuzz_*.c)
 #
 # Builds the library with clang -fsanitize=fuzzer-no-link,address,undefined
 # into build/fuzz (through the Makefile, so it is rebuilt only when a source
@@ -61,11 +62,17 @@ for t in $targets; do
     [ -d "$seeds" ] || seeds=
     opts=
     [ -f tests/fuzz/$t.dict ] && opts="-dict=tests/fuzz/$t.dict"
+    # inputs up to 16 KiB, or the largest seed (a results database)
+    maxlen=16384
+    if [ -n "$seeds" ]; then
+        big=$(find "$seeds" -type f -exec wc -c {} + | awk '$2 != "total" && $1 > m { m = $1 } END { print m + 0 }')
+        [ "$big" -gt $maxlen ] && maxlen=$big
+    fi
     # -rss_limit_mb also caps single allocations: a reader that tries to
     # take more memory than that counts as a crash.
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
         $B/bin/fuzz_$t -max_total_time="$secs" -print_final_stats=1 -timeout=10 \
-        -rss_limit_mb=1024 -max_len=16384 -artifact_prefix="$crashes/" $opts \
+        -rss_limit_mb=1024 -max_len=$maxlen -artifact_prefix="$crashes/" $opts \
         "$work" $seeds </dev/null >"$log" 2>&1
     rc=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

@@ -1,0 +1,94 @@
+#include "sim/sim_afile.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void clear(sim_afile *a)
+{
+    free(a->path);
+    free(a->tmp);
+    memset(a, 0, sizeof *a);
+}
+
+int sim_afile_open(sim_afile *a, const char *path, sim_err *err)
+{
+    memset(a, 0, sizeof *a);
+    struct stat st;
+    int exists = stat(path, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode))
+        return sim_err_set(err, SIM_EFAIL, "%s: cannot create: %s", path, strerror(EISDIR));
+    a->path = strdup(path);
+    assert(a->path);
+    if (exists && !S_ISREG(st.st_mode)) {
+        a->f = fopen(path, "w");
+        if (!a->f) {
+            int e = errno;
+            clear(a);
+            return sim_err_set(err, SIM_EFAIL, "%s: cannot create: %s", path, strerror(e));
+        }
+        return SIM_OK;
+    }
+    size_t n = strlen(path) + 16;
+    a->tmp = malloc(n);
+    assert(a->tmp);
+    snprintf(a->tmp, n, "%s.tmp-XXXXXX", path);
+    int fd = mkstemp(a->tmp);
+    if (fd < 0) {
+        int e = errno;
+        clear(a);
+        return sim_err_set(err, SIM_EFAIL, "%s: cannot create: %s", path, strerror(e));
+    }
+    mode_t mode;
+    if (exists) {
+        mode = st.st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    if (fchmod(fd, mode) != 0 || !(a->f = fdopen(fd, "w"))) {
+        int e = errno;
+        close(fd);
+        unlink(a->tmp);
+        clear(a);
+        return sim_err_set(err, SIM_EFAIL, "%s: cannot create: %s", path, strerror(e));
+    }
+    return SIM_OK;
+}
+
+int sim_afile_commit(sim_afile *a, sim_err *err)
+{
+    assert(a->f);
+    int e = 0;
+    errno = 0;
+    if (fflush(a->f) != 0 || ferror(a->f))
+        e = errno ? errno : EIO;
+    if (!e && a->tmp && fsync(fileno(a->f)) != 0)
+        e = errno;
+    if (fclose(a->f) != 0 && !e)
+        e = errno ? errno : EIO;
+    a->f = NULL;
+    if (!e && a->tmp && rename(a->tmp, a->path) != 0)
+        e = errno;
+    if (e && a->tmp)
+        unlink(a->tmp);
+    int rc = SIM_OK;
+    if (e)
+        rc = sim_err_set(err, SIM_EFAIL, "%s: write failed: %s", a->path, strerror(e));
+    clear(a);
+    return rc;
+}
+
+void sim_afile_abort(sim_afile *a)
+{
+    if (a->f)
+        fclose(a->f);
+    if (a->tmp)
+        unlink(a->tmp);
+    clear(a);
+}

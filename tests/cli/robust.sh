@@ -1,0 +1,150 @@
+# Robustness, second round (issue 17) and the messages of issue 16 item 7:
+# no crash, no leak, no silent loss.  Each case is one that used to crash,
+# leak a password, lose output with exit 0, leave a partial file, run for
+# minutes, accept nonsense or give an inconsistent status.
+# (Sourced by tests/cli_test.sh: uses expect, expect_err, expect_out, $tmp.)
+
+r=$tmp/robust
+mkdir -p "$r"
+HDR=operation,concurrency,latency_us,timestamp
+
+# ---- 1. fit --config-out with a huge latency (SIGABRT in spec_of) ----
+{
+    echo $HDR
+    i=1
+    while [ $i -le 50 ]; do echo "redis.paymentsession.save,1,$((100 + i)),$i"; i=$((i + 1)); done
+    echo "redis.paymentsession.save,1,1e308,3"
+} >"$r/huge.csv"
+expect 2 "fit of a 1e308 us latency" -- "$TFSIM" fit "$r/huge.csv" --config-out "$r/huge.ini"
+expect_err "huge.csv:52: latency_us: '1e308' is not a latency in microseconds" "1e308 latency names file:line"
+if [ -e "$r/huge.ini" ]; then bad "fit that failed left $r/huge.ini"; else ok; fi
+sed 's/1e308/1e170/' "$r/huge.csv" >"$r/huge2.csv"
+expect 2 "fit of a 1e170 us latency" -- "$TFSIM" fit "$r/huge2.csv" --config-out "$r/huge.ini"
+# the largest accepted latency fits and its fragment loads
+sed 's/1e308/3.6e9/' "$r/huge.csv" >"$r/big.csv"
+expect 0 "fit of a one-hour latency" -- "$TFSIM" fit "$r/big.csv" --config-out "$r/big.ini"
+printf 'include = big.ini\n[redis]\nservice = fit.redis.paymentsession.save\n[client]\ntotal = 20\n' >"$r/use.ini"
+expect 0 "the fragment of a one-hour latency is usable" -- "$TFSIM" run "$r/use.ini" --reps 1 --set run.max_sim_time=1e9
+# an existing fragment stays as it was when the fit fails
+echo "# old" >"$r/keep.ini"
+expect 2 "failed fit keeps the old fragment" -- "$TFSIM" fit "$r/huge.csv" --config-out "$r/keep.ini"
+if [ "$(cat "$r/keep.ini")" = "# old" ]; then ok; else bad "failed fit changed keep.ini"; fi
+
+# ---- 2. fit: groups bounded, found by hash ----
+awk -v n=100001 'BEGIN { print "operation,concurrency,latency_us,timestamp";
+    for (i = 0; i < 30; i++) print "big,1," 100 + i ",1";
+    for (i = 0; i < n; i++) print "op" i ",1,100,1" }' >"$r/groups.csv"
+expect 2 "fit of more than 100000 groups" -- "$TFSIM" fit "$r/groups.csv"
+expect_err "groups.csv:100031: more than 100000 (operation, concurrency) groups" "group limit names the line"
+
+# ---- 3. passwords in libpq's parse errors ----
+for c in "probe postgres --conninfo" "live configs/live/pg_redis.ini --pg-conninfo" \
+         "compare configs/live/pg_redis.ini --vary client.concurrency=1 --pg-conninfo"; do
+    # shellcheck disable=SC2086
+    expect_code_in "1 2" "$c: malformed URI" -- "$TFSIM" $c 'postgresql://u:s3cretpw@[bad'
+    if grep -q s3cretpw "$tmp/err" "$tmp/out"; then bad "$c: the password is printed"; else ok; fi
+    expect_err "postgresql://u:\*\*\*@\[bad" "$c: the URI is shown masked"
+done
+
+# ---- 4. output lost with exit 0 ----
+if [ -w /dev/full ]; then
+    for c in "run configs/queueing/mm1.ini --reps 2 --format csv" "fit $r/big.csv" \
+             "diff configs/queueing/mm1.ini configs/queueing/md1.ini --reps 2" \
+             "plan configs/tigerfans/tb_redis.ini --vary server.workers=1..2 --target-throughput 100 --phase reserve --reps 1 --set client.total=100" \
+             "config" "amdahl configs/analysis/seed.ini"; do
+        # shellcheck disable=SC2086
+        "$TFSIM" $c >/dev/full 2>"$tmp/err"
+        rc=$?
+        if [ $rc -eq 1 ]; then ok; else bad "$c > /dev/full: exit $rc, expected 1"; fi
+        expect_err "tfsim [a-z]*: cannot write standard output: " "$c > /dev/full: message"
+    done
+    expect 1 "--manifest on a full disk" -- "$TFSIM" run configs/queueing/mm1.ini --reps 2 --manifest /dev/full
+    expect_err "/dev/full: write failed: No space left on device" "manifest write error message"
+    expect 1 "fit --config-out on a full disk" -- "$TFSIM" fit "$r/big.csv" --config-out /dev/full
+    expect_err "/dev/full: write failed" "config-out write error message"
+fi
+
+# ---- 5. partial files: temporary file and rename; probe --out untouched ----
+expect 0 "manifest through a temporary file" -- "$TFSIM" run configs/queueing/mm1.ini --reps 2 --manifest "$r/m.json"
+if [ -n "$(find "$r" -name '*.tmp-*')" ]; then bad "a temporary file was left: $(find "$r" -name '*.tmp-*')"; else ok; fi
+expect_code_in "0" "manifest is JSON" -- grep -q '"config_hash"' "$r/m.json"
+printf '%s\nold.op,1,5.000,1.000000\n' $HDR >"$r/samples.csv"
+cp "$r/samples.csv" "$r/samples.orig"
+expect 1 "probe whose server never answers" -- "$TFSIM" probe redis --socket "$r/no.sock" --count 10 --out "$r/samples.csv"
+if cmp -s "$r/samples.csv" "$r/samples.orig"; then ok; else bad "probe --out truncated an existing samples file"; fi
+
+# ---- 7. nonsense accepted ----
+printf '[run]\nseed = 1\nreplications = 2\nseed = 2\n' >"$r/dupkey.ini"
+expect 2 "a key set twice in one file" -- "$TFSIM" run "$r/dupkey.ini"
+expect_err "dupkey.ini:4: run.seed: set twice in one file (first at .*dupkey.ini:2)" "duplicate key names both lines"
+printf '[run]\nseed = 1\n[client]\ntotal = 20\n[run]\nreplications = 2\n' >"$r/dupsec.ini"
+expect 2 "a section opened twice in one file" -- "$TFSIM" run "$r/dupsec.ini"
+expect_err "dupsec.ini:5: \[run\] repeated (first at .*dupsec.ini:1)" "repeated section names both lines"
+# overriding an included file's keys, and --set, still work
+printf 'include = %s/configs/tigerfans/tb_redis.ini\n[server]\nworkers = 2\n[client]\ntotal = 20\n' "$(pwd)" >"$r/variant.ini"
+expect 0 "an including file overrides the included keys" -- "$TFSIM" run "$r/variant.ini" --reps 1 --set server.workers=3 --set server.workers=4
+# every shipped scenario loads (the refusal of its size comes after every
+# check of the config)
+for f in configs/queueing/*.ini configs/tigerfans/*.ini configs/tigerfans/whatif/*.ini configs/live/*.ini; do
+    expect 2 "shipped config $f loads" -- "$TFSIM" run "$f" --set run.max_events=1
+    expect_err "a replication needs at least" "shipped config $f: only its size is refused"
+done
+expect 0 "shipped amdahl input loads" -- "$TFSIM" amdahl configs/analysis/seed.ini
+expect 2 "hexadecimal integer" -- "$TFSIM" run --set run.replications=0x10
+expect_err "run.replications: '0x10': not an integer" "hex message"
+printf '[run]\nreplications = 0x10\n' >"$r/hex.ini"
+expect 2 "hexadecimal integer in a file" -- "$TFSIM" run "$r/hex.ini"
+expect_err "hex.ini:2: run.replications: '0x10': not an integer" "hex names file:line"
+expect 2 "diff of a tigerfans and a queueing config" -- "$TFSIM" diff configs/tigerfans/tb_redis.ini configs/queueing/mm1.ini
+expect_err "tb_redis.ini is a tigerfans scenario and configs/queueing/mm1.ini a queueing one" "diff of two models message"
+expect 2 "a phase given twice" -- "$TFSIM" run --set client.phases=checkout,checkout
+expect_err "client.phases: 'checkout' given twice" "phase twice message"
+printf '[my section]\nx = 1\n' >"$r/space.ini"
+expect 2 "a section name with a space" -- "$TFSIM" run "$r/space.ini"
+expect_err "space.ini:1: \[my section\]: section names use letters, digits" "section name message"
+printf '[model]\nname = caf\351\n' >"$r/latin1.ini"
+expect 2 "invalid UTF-8 in a value" -- "$TFSIM" run "$r/latin1.ini"
+expect_err "latin1.ini:2: invalid UTF-8" "UTF-8 message"
+expect 2 "invalid UTF-8 in --set" -- "$TFSIM" run --set "model.name=caf$(printf '\351')"
+
+# ---- 8. consistency: exit codes and file:line ----
+printf 'not a database, only text long enough to be read as a header\n' >"$r/junk.db"
+for c in "run configs/queueing/mm1.ini --reps 2" \
+         "diff configs/queueing/mm1.ini configs/queueing/md1.ini --reps 2" \
+         "sweep configs/queueing/mm1.ini --vary arrivals.rate=0.5 --reps 2" \
+         "plan configs/queueing/mm1.ini --vary arrivals.rate=0.5 --target-throughput 0.1 --reps 2" \
+         "predict --tigerbench tests/data/calibration.csv --baseline pg_pg --target tb_redis --reps 2"; do
+    # shellcheck disable=SC2086
+    expect 2 "$c --db junk" -- "$TFSIM" $c --db "$r/junk.db"
+    expect_err "junk.db: .*not a tfsim results database" "$c --db junk: message"
+done
+i=0
+{ printf '[model]\ntype = queueing\n'; while [ $i -le 32 ]; do printf '[station.s%d]\nservice = exp(mean=1)\n' $i; i=$((i + 1)); done; } >"$r/stations.ini"
+expect 2 "33 stations" -- "$TFSIM" run "$r/stations.ini"
+expect_err "stations.ini:68: \[station.s32\]: more than 32 \[station.\*\] sections" "33 stations names file:line"
+printf '[model]\ntype = queueing\n' >"$r/nostation.ini"
+expect 2 "no station" -- "$TFSIM" run "$r/nostation.ini"
+expect_err "nostation.ini: no \[station.NAME\] section" "no station names the file"
+printf '[model]\ntype = queueing\n[station.s]\nservers = 1\n' >"$r/noservice.ini"
+expect 2 "required key missing" -- "$TFSIM" run "$r/noservice.ini"
+expect_err "noservice.ini: station.s.service: required key is missing" "required key names the file"
+printf '[run]\nseed = 1\ninclude = /dev/zero\n' >"$r/zero.ini"
+expect 2 "include of /dev/zero" -- "$TFSIM" run "$r/zero.ini"
+expect_err "zero.ini:3: include: /dev/zero:1: NUL byte" "include of /dev/zero names the include"
+printf '[postgres]\ngate = 10\npool_size = 20\npool_overflow = 0\n' >"$r/gbase.ini"
+printf 'include = gbase.ini\n[postgres]\npool_size = 3\n' >"$r/gw.ini"
+expect 2 "gate/pool conflict" -- "$TFSIM" run "$r/gw.ini"
+expect_err "gw.ini:3: postgres.pool_size: postgres.gate = 10 permits (.*gbase.ini:2)" "conflict blames the line that set pool_size"
+
+# ---- issue 16 item 7: messages ----
+C=configs/tigerfans/tb_redis.ini
+expect 2 "--vary value out of range" -- "$TFSIM" sweep $C --vary client.concurrency=0,1
+expect_err "tfsim sweep: --vary: client.concurrency: 0 is out of range 1..1000000" "--vary error names --vary"
+expect 2 "--reps 0" -- "$TFSIM" run $C --reps 0
+expect_err "tfsim run: --reps: run.replications: 0 is out of range 1..100000" "--reps error names --reps"
+expect 2 "--jobs 100" -- "$TFSIM" run $C --jobs 100
+expect_err "tfsim run: --jobs: expected an integer in 1..64, got '100'" "--jobs range reads 1..64"
+expect 2 "--vary KEY 1,2" -- "$TFSIM" sweep $C --vary client.concurrency 1,2
+expect_err "did you mean --vary client.concurrency=1,2?" "--vary with a space gets a hint"
+expect 2 "misspelt command" -- "$TFSIM" swep
+expect_err "unknown command 'swep' (did you mean sweep?" "did you mean a command"

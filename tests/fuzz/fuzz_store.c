@@ -1,0 +1,12 @@
+/* libFuzzer target: the results database reader (rep_store opened for
+ * reading, then every listing, table, manifest and sweep query).
+ * Built and run by tests/fuzz/run.sh; the harness is in fuzz_targets.h.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "tests/fuzz/fuzz_targets.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    return fuzz_store_input(data, size);
+}

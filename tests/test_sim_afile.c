@@ -1,0 +1,121 @@
+/* Tests for sim/sim_afile: output files that appear whole or not at all. */
+#include "tests/test_util.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim/sim_afile.h"
+
+static char dir[32];
+
+static const char *path_of(const char *name)
+{
+    static char buf[2][128];
+    static int k;
+    k ^= 1;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    return buf[k];
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = calloc(1, 4096);
+    assert_non_null(buf);
+    size_t n = fread(buf, 1, 4095, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Files in dir. */
+static int nfiles(void)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+static void test_commit_and_abort(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "%s", test_tmpdir());
+    const char *p = path_of("out.txt");
+    sim_afile a;
+    sim_err err;
+    sim_err_clear(&err);
+    assert_int_equal(sim_afile_open(&a, p, &err), SIM_OK);
+    fputs("first\n", a.f);
+    /* nothing at the path until the commit */
+    assert_int_equal(access(p, F_OK), -1);
+    assert_int_equal(nfiles(), 1);
+    assert_int_equal(sim_afile_commit(&a, &err), SIM_OK);
+    char *t = slurp(p);
+    assert_string_equal(t, "first\n");
+    free(t);
+    assert_int_equal(nfiles(), 1);
+    mode_t mask = umask(0);
+    umask(mask);
+    struct stat st;
+    assert_int_equal(stat(p, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0666 & ~mask);
+    /* a replacement keeps the old mode; an abandoned one leaves the old
+     * file and no temporary file */
+    assert_int_equal(chmod(p, 0640), 0);
+    assert_int_equal(sim_afile_open(&a, p, &err), SIM_OK);
+    fputs("second\n", a.f);
+    sim_afile_abort(&a);
+    t = slurp(p);
+    assert_string_equal(t, "first\n");
+    free(t);
+    assert_int_equal(nfiles(), 1);
+    assert_int_equal(sim_afile_open(&a, p, &err), SIM_OK);
+    fputs("third\n", a.f);
+    assert_int_equal(sim_afile_commit(&a, &err), SIM_OK);
+    t = slurp(p);
+    assert_string_equal(t, "third\n");
+    free(t);
+    assert_int_equal(stat(p, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0640);
+}
+
+static void test_failures(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "%s", test_tmpdir());
+    sim_afile a;
+    sim_err err;
+    /* a directory, a missing directory */
+    sim_err_clear(&err);
+    assert_int_equal(sim_afile_open(&a, dir, &err), SIM_EFAIL);
+    assert_non_null(strstr(err.msg, "cannot create: Is a directory"));
+    sim_err_clear(&err);
+    assert_int_equal(sim_afile_open(&a, path_of("no/such/file"), &err), SIM_EFAIL);
+    assert_non_null(strstr(err.msg, "no/such/file: cannot create: No such file or directory"));
+    /* a device is written directly (a rename would replace it); a full
+     * disk is a write error at the commit */
+    sim_err_clear(&err);
+    assert_int_equal(sim_afile_open(&a, "/dev/full", &err), SIM_OK);
+    assert_null(a.tmp);
+    for (int i = 0; i < 10000; i++)
+        fputs("0123456789", a.f);
+    assert_int_equal(sim_afile_commit(&a, &err), SIM_EFAIL);
+    assert_string_equal(err.msg, "/dev/full: write failed: No space left on device");
+    assert_int_equal(nfiles(), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_commit_and_abort),
+        cmocka_unit_test(test_failures),
+    };
+    return cmocka_run_group_tests_name("sim_afile", tests, NULL, NULL);
+}
