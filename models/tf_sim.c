@@ -207,29 +207,43 @@ static void loop_burst_done(sim *s, void *obj)
 
 static void loop_start(loop *l)
 {
-    sim_job j;
-    if (l->busy || !sim_queue_pop(&l->ready, &j))
-        return;
     tfs *T = l->T;
-    sim_tavg_set(&l->queue_t, T->s.now, (double)sim_queue_len(&l->ready));
-    l->busy = 1;
-    sim_tavg_set(&l->busy_t, T->s.now, 1);
-    double nominal = j.x + (l->at_start ? l->at_start(l, &j) : 0);
-    double cost = nominal * (1 + l->crowding * (double)l->live);
-    if (cost > 0)
-        cost *= sim_dist_sample(l->shape, l->rng);
-    l->cur_wake = l->next_wake;
-    l->next_wake = 0;
-    cost += l->cur_wake;
-    if (T->phase < TF_NPHASES)
-        T->cpu[l == &T->client ? 0 : 1][T->phase] += cost;
-    l->cur = j;
-    l->cur_start = T->s.now;
-    l->cur_cost = cost;
-    if (l->on_host)
-        sim_ps_submit(&T->host, &T->s, l, cost, loop_burst_done);
-    else
-        sim_after(&T->s, cost, 0, loop_burst_done, l);
+    sim_job j;
+    while (!l->busy && sim_queue_pop(&l->ready, &j)) {
+        sim_tavg_set(&l->queue_t, T->s.now, (double)sim_queue_len(&l->ready));
+        l->busy = 1;
+        double nominal = j.x + (l->at_start ? l->at_start(l, &j) : 0);
+        if (nominal == 0 && l->at_start && l->next_wake == 0) {
+            /* a yield on the client loop (no CPU): its continuation runs
+             * now, as a burst of no length would, without an event */
+            l->cur = j;
+            l->cur_start = T->s.now;
+            l->cur_cost = 0;
+            l->in_cont = 1;
+            if (j.fn)
+                j.fn(&T->s, j.obj);
+            l->in_cont = 0;
+            l->busy = 0;
+            continue;
+        }
+        sim_tavg_set(&l->busy_t, T->s.now, 1);
+        double cost = nominal * (1 + l->crowding * (double)l->live);
+        if (cost > 0)
+            cost *= sim_dist_sample(l->shape, l->rng);
+        l->cur_wake = l->next_wake;
+        l->next_wake = 0;
+        cost += l->cur_wake;
+        if (T->phase < TF_NPHASES)
+            T->cpu[l == &T->client ? 0 : 1][T->phase] += cost;
+        l->cur = j;
+        l->cur_start = T->s.now;
+        l->cur_cost = cost;
+        if (l->on_host)
+            sim_ps_submit(&T->host, &T->s, l, cost, loop_burst_done);
+        else
+            sim_after(&T->s, cost, 0, loop_burst_done, l);
+        return;
+    }
 }
 
 /* Queue a burst of nominal CPU `cost`; fn(s, obj) runs when it is done.
