@@ -68,7 +68,10 @@ class Server:
         t0 = time.monotonic()
         while not os.path.exists(ready):
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with status {self.proc.returncode}")
+                code = self.proc.returncode
+                self.stop()
+                raise RuntimeError("server: a python3 module is missing (see above)" if code == 3
+                                   else f"server exited with status {code}")
             if time.monotonic() - t0 > 30:
                 self.stop()
                 raise RuntimeError("server did not start within 30 s")
