@@ -107,6 +107,7 @@ typedef struct loop {
     /* wake_affine: statements whose backend was woken on this loop's core
      * while it ran (obj = request); they start when the burst ends */
     sim_queue stacked;
+    int hold;          /* > 0: queue bursts without starting them (client_hold) */
     /* CPU a burst adds when it starts, from the state it then finds (the
      * client's pool passes); NULL: none */
     double (*at_start)(struct loop *l, const sim_job *j);
@@ -157,8 +158,6 @@ typedef struct tfs {
     sim_pool reqs;
     /* the client's connection pool (a new client every phase) */
     tf_pool pool;
-    tf_pool_req **wake;  /* [nwake] scratch: requests a pass assigned */
-    long nwake;
     double pool_passes, pool_retries, pool_conns;  /* totals over the phases */
     long inflight, inflight_max, wave_overlaps;
     int limit_hit;      /* stopped: too many requests in flight (run.max_pending) */
@@ -213,7 +212,7 @@ static void loop_start(loop *l)
 {
     tfs *T = l->T;
     sim_job j;
-    while (!l->busy && sim_queue_pop(&l->ready, &j)) {
+    while (!l->busy && !l->hold && sim_queue_pop(&l->ready, &j)) {
         sim_tavg_set(&l->queue_t, T->s.now, (double)sim_queue_len(&l->ready));
         l->busy = 1;
         double nominal = j.x + (l->at_start ? l->at_start(l, &j) : 0);
@@ -695,18 +694,28 @@ static void claim_later(tfs *T, req *r)
     turns_then(T, r, T->p->pool_yields - 1, 0, client_claimed);
 }
 
+/* A burst's continuation queues what follows while the client loop is
+ * held, then lets it run: a burst that ran at once (a yield runs its
+ * continuation without an event) could make another pool pass before the
+ * requests the first pass assigned are queued. */
+static void client_hold(tfs *T) { T->client.hold++; }
+
+static void client_release(tfs *T)
+{
+    assert(T->client.hold > 0);
+    if (--T->client.hold == 0)
+        loop_start(&T->client);
+}
+
+/* Queue the claims of the requests the last pass assigned (the loop must
+ * be held since that pass). */
 static void wake_assigned(tfs *T)
 {
-    /* copy: claim_later may start bursts that pass again */
-    long n = T->pool.nwoken;
-    if (n > T->nwake) {
-        T->nwake = T->pool.max_queue;
-        T->wake = realloc(T->wake, (size_t)T->nwake * sizeof *T->wake);
-        assert(T->wake && "out of memory");
-    }
-    memcpy(T->wake, T->pool.woken, (size_t)n * sizeof *T->wake);
-    for (long i = 0; i < n; i++)
-        claim_later(T, req_of_preq(T->wake[i]));
+    assert(T->client.hold > 0);
+    tf_pool *p = &T->pool;
+    for (long i = 0; i < p->nwoken; i++)
+        claim_later(T, req_of_preq(p->woken[i]));
+    p->nwoken = 0;
 }
 
 /* The client loop's bursts make their pool moves when they start. */
@@ -740,10 +749,12 @@ static void client_started(sim *s, void *obj)
 {
     tfs *T = T_of(s);
     req *r = obj;
+    client_hold(T);
     wake_assigned(T);
     if (r->pr.state == TF_PREQ_ASSIGNED)
         claim_later(T, r);
     /* else it waits for a pass to assign it a connection */
+    client_release(T);
 }
 
 static void client_turn(sim *s, void *obj)
@@ -768,6 +779,9 @@ static void client_claimed(sim *s, void *obj)
 {
     tfs *T = T_of(s);
     req *r = obj;
+    client_hold(T);
+    if (r->claim == 0)
+        wake_assigned(T); /* what its retry's pass assigned */
     /* the next request waiting for this connection's lock checks it in its
      * next turn */
     tf_pool_req *w = tf_pool_unlock(&T->pool, r->lock_conn);
@@ -782,11 +796,11 @@ static void client_claimed(sim *s, void *obj)
         turns_then(T, r, T->p->send_yields, 0, client_sent);
         break;
     default:
-        wake_assigned(T);
         if (r->pr.state == TF_PREQ_ASSIGNED)
             claim_later(T, r);
         break;
     }
+    client_release(T);
 }
 
 static void client_start(tfs *T, int ep)
@@ -819,6 +833,7 @@ static void client_received(sim *s, void *obj)
     req *r = obj;
     double lat = s->now - r->t0;
     int ph = r->phase;
+    client_hold(T);
     wake_assigned(T);
     if (r->soldout) {
         T->errors[ph]++;
@@ -833,6 +848,7 @@ static void client_received(sim *s, void *obj)
     T->done++;
     sim_pool_put(&T->reqs, r);
     phase_next_request(T);
+    client_release(T);
 }
 
 static void response_arrives(sim *s, void *obj)
@@ -1079,7 +1095,6 @@ static void free_state(tfs *T)
     sim_batcher_fini(&T->wal);
     sim_pool_fini(&T->reqs);
     tf_pool_fini(&T->pool);
-    free(T->wake);
     for (int i = 0; i < TF_NPHASES; i++)
         sim_hist_fini(&T->lat_h[i]);
     for (long i = 0; i < T->p->classes; i++)
@@ -1123,11 +1138,8 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     loop_init(&T->client, T, 0, 0, T->r_client, &p->cpu_shape, p->client_on_host);
     T->client.at_start = client_at_start;
     /* Limits(C, C); every request of a window or wave can be in the pool */
-    T->nwake = p->concurrency < p->total ? p->concurrency : p->total;
-    tf_pool_init(&T->pool, p->max_connections > 0 ? p->max_connections : p->concurrency, T->nwake,
-                 p->keepalive_expiry);
-    T->wake = calloc((size_t)T->nwake, sizeof *T->wake);
-    assert(T->wake && "out of memory");
+    tf_pool_init(&T->pool, p->max_connections > 0 ? p->max_connections : p->concurrency,
+                 p->concurrency < p->total ? p->concurrency : p->total, p->keepalive_expiry);
     T->nworkers = p->workers;
     T->w = calloc((size_t)p->workers, sizeof *T->w);
     assert(T->w && "out of memory");
