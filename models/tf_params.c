@@ -1,212 +1,378 @@
 #include "models/tf_params.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 const char *const tf_phase_names[TF_NPHASES] = {"checkout", "webhook", "reserve", "commit"};
 
-/* Defaults describe TigerFans' tb_redis architecture on the benchmark host,
-  * calibrated from tests/data/calibration.csv (see
- * configs/tigerfans/base.ini for where each number comes from). */
-static const sim_cfg_key schema[] = {
-    {"architecture", "accounting", SIM_CFG_ENUM, "tb", 0, 0, "pg|tb|stub", NULL,
-     "ticket accounting backend: PostgreSQL holds table or TigerBeetle transfers; stub: "
-     "the stand-in server of `tfsim probe http` (with payments = stub)"},
-    {"architecture", "payments", SIM_CFG_ENUM, "redis", 0, 0, "pg|redis|stub", NULL,
-     "payment-session store"},
-    {"architecture", "stub_latency", SIM_CFG_DIST, "0", 0, 0, NULL, "s",
-     "stub architecture: every request awaits this backend latency once (asyncio.sleep in "
-     "the stand-in server)"},
+/* Where the defaults come from: the TigerFans code (DESIGN.md section 2),
+ * the TigerBench data in tests/data/calibration.csv, and the calibration
+ * of pg_pg on it (configs/tigerfans/base.ini gives the command and the
+ * figures); the defaults describe the tb_redis architecture. */
+#define DESIGN "DESIGN.md section 2 (the TigerFans code)"
+#define CALIBRATED "calibrated on tests/data/calibration.csv, pg_pg (configs/tigerfans/base.ini)"
 
-    {"client", "concurrency", SIM_CFG_INT, "10", 1, 1e6, NULL, "requests",
-     "requests in flight (window) or per wave"},
-    {"client", "total", SIM_CFG_INT, "1000", 1, 1e9, NULL, "requests", "requests per phase"},
-    {"client", "phases", SIM_CFG_STR, "checkout,webhook,reserve,commit", 0, 0, NULL, NULL,
-     "phases to run, in this order is fixed: any subset of checkout,webhook,reserve,commit"},
-    {"client", "mode", SIM_CFG_ENUM, "benchmark", 0, 0, "benchmark|window|waves|poisson|closed",
-     NULL,
-     "benchmark: window for checkout/reserve, waves for webhook/commit; or one mode for all"},
-    {"client", "rate", SIM_CFG_RATE, "500", 1e-6, 1e9, NULL, "1/s", "poisson mode: arrival rate"},
-    {"client", "think", SIM_CFG_DIST, "0", 0, 0, NULL, "s", "closed mode: think time"},
-    {"client", "cpu", SIM_CFG_DUR, "1.07ms", 0, 1, NULL, "s",
-     "load generator (Python httpx) CPU per request, on its own event loop"},
-    {"client", "cpu_scale", SIM_CFG_NUM, "1", 0.01, 100, NULL, "factor",
-     "multiplies every CPU cost of the load generator (cpu, connect_cpu, pool_*): its CPU "
-     "speed relative to the machine those costs were measured on (tfsim probe http)"},
-    {"client", "crowding", SIM_CFG_NUM, "4.9e-05", 0, 10, NULL, "1/request",
-     "client CPU grows by this fraction per request in flight"},
-    {"client", "max_connections", SIM_CFG_INT, "0", 0, 1e6, NULL, "connections",
-     "connection limit of the client's pool (httpx Limits.max_connections); 0: the "
-     "concurrency, as TigerFans' load generator sets it (Limits(C, C): every connection is "
-     "kept alive for the whole phase, each phase opens a new client)"},
-    {"client", "connect_cpu", SIM_CFG_DUR, "3.24ms", 0, 1, NULL, "s",
-     "client CPU to open a connection (once per connection and phase)"},
-    {"client", "pool_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
-     "client CPU of one pass over the connection pool (httpcore assigns requests to "
-     "connections at every request start and every response close)"},
-    {"client", "pool_conn_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s/connection",
-     "client CPU of a pool pass per connection in the pool (state checks; an idle one's "
-     "socket is polled for a server-side close)"},
-    {"client", "pool_idle_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s/connection^2",
-     "client CPU of a pool pass per idle connection and connection in the pool "
-     "(httpcore 1.x counts the pool's connections once for every idle connection)"},
-    {"client", "send_yields", SIM_CFG_INT, "2", 0, 100, NULL, "turns",
-     "client loop turns between a request's claim of its connection and the request leaving "
-     "(httpcore writes the headers, then the end of the message, each write a checkpoint)"},
-    {"client", "recv_yields", SIM_CFG_INT, "2", 0, 100, NULL, "turns",
-     "client loop turns between the response's arrival and the release of its connection "
-     "(the reading coroutine wakes; the connection's state lock is a checkpoint)"},
-    {"client", "keepalive_expiry", SIM_CFG_DUR, "5s", 0, 1e6, NULL, "s",
-     "an idle connection of the client's pool closes after this (httpx's keepalive_expiry, "
-     "5 s by default, which the load generator keeps; uvicorn's timeout_keep_alive is 5 s too); "
-     "0: never"},
-    {"client", "pool_poll_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s/connection",
-     "client CPU of a pool pass per idle connection (has_expired polls its socket)"},
-    {"client", "pool_yields", SIM_CFG_INT, "2", 1, 100, NULL, "turns",
-     "client loop turns between a request's pool pass and its claim of the connection "
-     "(httpcore 1.0.9 with anyio 4: the checkpoint of an event already set, then the "
-     "connection's request lock and state lock, each a checkpoint); meanwhile other passes "
-     "may hand the same idle connection to other requests, which then retry"},
-    {"client", "succeed_rate", SIM_CFG_NUM, "1", 0, 1, NULL, "fraction",
-     "share of webhooks that report a successful payment"},
+static const tf_param registry[] = {
+    {{"architecture", "accounting", SIM_CFG_ENUM, "tb", 0, 0, "pg|tb|stub", NULL,
+       "ticket accounting backend: PostgreSQL holds table or TigerBeetle transfers; stub: "
+       "the stand-in server of `tfsim probe http` (with payments = stub)"},
+     TF_NOFIELD, .source = DESIGN},
+    {{"architecture", "payments", SIM_CFG_ENUM, "redis", 0, 0, "pg|redis|stub", NULL,
+       "payment-session store"},
+     TF_NOFIELD, .source = DESIGN},
+    {{"architecture", "stub_latency", SIM_CFG_DIST, "0", 0, 0, NULL, "s",
+       "stub architecture: every request awaits this backend latency once (asyncio.sleep in "
+       "the stand-in server)"},
+     TF_DIST(stub_latency), .source = "validate/http/tfhttp_server.py"},
 
-    {"server", "workers", SIM_CFG_INT, "1", 1, 1024, NULL, "processes",
-     "uvicorn workers, each one single-threaded event loop"},
-    {"server", "cpu_request", SIM_CFG_DUR, "0.731ms", 0, 1, NULL, "s",
-     "framework CPU per request (HTTP parsing, routing, validation, response)"},
-    {"server", "cpu_webhook", SIM_CFG_DUR, "0.14ms", 0, 1, NULL, "s",
-     "extra CPU per webhook (HMAC check, JSON)"},
-    {"server", "cpu_checkout", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
-     "extra CPU per checkout (session creation, idempotency check, payment setup)"},
-    {"server", "cpu_split", SIM_CFG_NUM, "0.7", 0, 1, NULL, "fraction",
-     "share of cpu_request spent before the first await"},
-    {"server", "crowding", SIM_CFG_NUM, "1.67e-05", 0, 10, NULL, "1/task",
-     "every CPU step grows by this fraction per live request on its loop"},
-    {"server", "accept_cpu", SIM_CFG_DUR, "0.374ms", 0, 1, NULL, "s",
-     "server CPU to accept a new connection"},
-    {"server", "wake_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
-     "extra loop CPU for a burst that finds its loop idle (the thread slept and is woken: "
-     "on a VM an idle vCPU costs a wake-up); 0: none"},
-    {"server", "cpu_shape", SIM_CFG_DIST, "gamma(shape=4, mean=1)", 0, 0, NULL, "factor",
-     "multiplier on every CPU step (mean 1): the variability of Python work"},
+    {{"client", "concurrency", SIM_CFG_INT, "10", 1, 1e6, NULL, "requests",
+       "requests in flight (window) or per wave"},
+     TF_LONG(concurrency),
+     .source = "TigerBench load_tests/*.env (bench/load_phases.py --concurrency)"},
+    {{"client", "total", SIM_CFG_INT, "1000", 1, 1e9, NULL, "requests", "requests per phase"},
+     TF_LONG(total), .source = "TigerBench load_tests/*.env: 1000 requests per phase"},
+    {{"client", "phases", SIM_CFG_STR, "checkout,webhook,reserve,commit", 0, 0, NULL, NULL,
+       "phases to run, in this order is fixed: any subset of checkout,webhook,reserve,commit"},
+     TF_NOFIELD, .source = "bench/load_phases.py: the four phases, in this order"},
+    {{"client", "mode", SIM_CFG_ENUM, "benchmark", 0, 0, "benchmark|window|waves|poisson|closed",
+       NULL,
+       "benchmark: window for checkout/reserve, waves for webhook/commit; or one mode for all"},
+     TF_NOFIELD,
+     .source = "bench/load_phases.py: checkout and reserve a sliding window, webhook and "
+               "commit waves"},
+    {{"client", "rate", SIM_CFG_RATE, "500", 1e-6, 1e9, NULL, "1/s", "poisson mode: arrival rate"},
+     TF_DOUBLE(rate), .source = "what-if (not in TigerBench)"},
+    {{"client", "think", SIM_CFG_DIST, "0", 0, 0, NULL, "s", "closed mode: think time"},
+     TF_DIST(think), .source = "what-if (not in TigerBench)"},
+    {{"client", "cpu", SIM_CFG_DUR, "240.9us", 0, 1, NULL, "s",
+       "load generator (Python httpx) CPU per request besides its connection pool, on its "
+       "own event loop"},
+     TF_DOUBLE(client_cpu), .demand = 1, .fit_lo = 2e-05, .fit_hi = 0.005, .fit = 1, .live = "0",
+     .source = CALIBRATED},
+    {{"client", "cpu_scale", SIM_CFG_NUM, "1", 0.01, 100, NULL, "factor",
+       "multiplies every CPU cost of the load generator (cpu, connect_cpu, pool_*): its CPU "
+       "speed relative to the machine those costs were measured on (tfsim probe http)"},
+     TF_DOUBLE(client_cpu_scale), .fit_lo = 0.02, .fit_hi = 50,
+     .source = "1: the costs are this scenario's own"},
+    {{"client", "crowding", SIM_CFG_NUM, "0", 0, 10, NULL, "1/request",
+       "client CPU grows by this fraction per request in flight (besides the pool's passes)"},
+     TF_DOUBLE(client_crowding), .fit_lo = 1e-06, .fit_hi = 1, .live = "0",
+     .source = "0: the pool's passes explain the growth (tfsim probe http)"},
+    {{"client", "max_connections", SIM_CFG_INT, "0", 0, 1e6, NULL, "connections",
+       "connection limit of the client's pool (httpx Limits.max_connections); 0: the "
+       "concurrency, as TigerFans' load generator sets it (Limits(C, C): every connection is "
+       "kept alive for the whole phase, each phase opens a new client)"},
+     TF_LONG(max_connections), .live = "0",
+     .source = "bench/load_phases.py: Limits(max_connections=C, max_keepalive_connections=C)"},
+    {{"client", "connect_cpu", SIM_CFG_DUR, "0.5ms", 0, 1, NULL, "s",
+       "client CPU to open a connection (once per connection and phase)"},
+     TF_DOUBLE(connect_cpu_client), .demand = 1, .fit_lo = 1e-05, .fit_hi = 0.05, .live = "0",
+     .source = "assumed (C connections per phase: a small share)"},
+    {{"client", "pool_cpu", SIM_CFG_DUR, "34us", 0, 1, NULL, "s",
+       "client CPU of one pass over the connection pool (httpcore assigns requests to "
+       "connections at every request start, every response close and every retry)"},
+     TF_DOUBLE(pool_cpu), .demand = 1, .fit_lo = 1e-07, .fit_hi = 1e-3, .live = "0",
+     .source = "tfsim probe http, httpcore 1.0.9 instrumented: 34 us per pass"},
+    {{"client", "pool_conn_cpu", SIM_CFG_DUR, "0.6us", 0, 1, NULL, "s/connection",
+       "client CPU of a pool pass per connection in the pool (its state checks)"},
+     TF_DOUBLE(pool_conn_cpu), .demand = 1, .fit_lo = 1e-09, .fit_hi = 1e-4, .live = "0",
+     .source = "tfsim probe http, httpcore 1.0.9 instrumented: 0.6 us per connection"},
+    {{"client", "pool_idle_cpu", SIM_CFG_DUR, "116.2ns", 0, 1, NULL, "s/connection^2",
+       "client CPU of a pool pass per idle connection and connection in the pool "
+       "(httpcore 1.x counts the pool's connections once for every idle connection)"},
+     TF_DOUBLE(pool_idle_cpu), .demand = 1, .fit_lo = 1e-10, .fit_hi = 1e-4, .fit = 1,
+     .live = "0", .source = CALIBRATED " (probe http on this VM: 0.12 us)"},
+    {{"client", "pool_poll_cpu", SIM_CFG_DUR, "6.818us", 0, 1, NULL, "s/connection",
+       "client CPU of a pool pass per idle connection (has_expired polls its socket)"},
+     TF_DOUBLE(pool_poll_cpu), .demand = 1, .fit_lo = 1e-07, .fit_hi = 1e-3, .fit = 1,
+     .live = "0", .source = CALIBRATED " (probe http on this VM: 13.8 us)"},
+    {{"client", "pool_yields", SIM_CFG_INT, "2", 1, 100, NULL, "turns",
+       "client loop turns between a request's pool pass and its claim of the connection "
+       "(httpcore 1.0.9 with anyio 4: the connection's request lock and state lock, each a "
+       "checkpoint); meanwhile other passes may hand the same idle connection to other "
+       "requests, which then retry"},
+     TF_LONG(pool_yields), .source = "httpcore 1.0.9 connection.py and http11.py (two anyio locks)"},
+    {{"client", "send_yields", SIM_CFG_INT, "2", 0, 100, NULL, "turns",
+       "client loop turns between a request's claim of its connection and the request leaving "
+       "(httpcore writes the headers, then the end of the message, each write a checkpoint)"},
+     TF_LONG(send_yields), .live = "0",
+     .source = "httpcore 1.0.9 http11.py: two writes, each an anyio checkpoint"},
+    {{"client", "recv_yields", SIM_CFG_INT, "2", 0, 100, NULL, "turns",
+       "client loop turns between the response's arrival and the release of its connection "
+       "(the reading coroutine wakes; the connection's state lock is a checkpoint)"},
+     TF_LONG(recv_yields), .live = "0",
+     .source = "httpcore 1.0.9 http11.py: the read's wake-up and the state lock"},
+    {{"client", "keepalive_expiry", SIM_CFG_DUR, "5s", 0, 1e6, NULL, "s",
+       "an idle connection of the client's pool closes after this (httpx's keepalive_expiry, "
+       "5 s by default, which the load generator keeps; uvicorn's timeout_keep_alive is 5 s "
+       "too); 0: never"},
+     TF_DOUBLE(keepalive_expiry), .live = "0",
+     .source = "httpx DEFAULT_LIMITS keepalive_expiry=5.0 (load_phases.py does not set it)"},
+    {{"client", "succeed_rate", SIM_CFG_NUM, "1", 0, 1, NULL, "fraction",
+       "share of webhooks that report a successful payment"},
+     TF_DOUBLE(succeed_rate), .source = "TigerBench arg_succeed_rate column (1.0)"},
 
-    {"host", "cores", SIM_CFG_NUM, "2.42", 0.01, 4096, NULL, "cores",
-     "CPU cores shared (processor sharing) by the co-located processes"},
-    {"host", "client_on_host", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
-     "the load generator runs on the same host"},
-    {"host", "postgres_on_host", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
-     "PostgreSQL backends share the host's cores"},
-    {"host", "redis_on_host", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
-     "the Redis server's work runs on the host's cores (one thread, commands in order); "
-     "a reply then finds its loop's core awake (Redis ran there while the loop slept) and "
-     "costs no loop wake-up"},
-    {"host", "wake_affine", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
-     "a statement sent while its loop keeps running and no host core is idle starts when "
-     "the loop's burst ends (Linux wakes the backend on the waker's core)"},
-    {"host", "rtt", SIM_CFG_DUR, "40us", 0, 1, NULL, "s", "network round trip (loopback)"},
-    {"host", "sched_tick", SIM_CFG_DUR, "4ms", 1e-6, 1, NULL, "s",
-     "the scheduler's tick, when CPU-bound threads take turns (Linux CONFIG_HZ=250 on the "
-     "measured VM: 4 ms; perf sched showed spinning threads running 4.0 ms each)"},
-    {"host", "sched_slice", SIM_CFG_DUR, "1.5ms", 0, 1, NULL, "s",
-     "least CPU a CPU-bound thread gets before a tick preempts it (Linux EEVDF base slice "
-     "0.75 ms x (1 + log2 of 2 CPUs))"},
+    {{"server", "workers", SIM_CFG_INT, "1", 1, 1024, NULL, "processes",
+       "uvicorn workers, each one single-threaded event loop"},
+     TF_LONG(workers), .source = "uvicorn --workers 1 (TigerFans Makefile)"},
+    {{"server", "cpu_request", SIM_CFG_DUR, "673.7us", 0, 1, NULL, "s",
+       "framework CPU per request (HTTP parsing, routing, validation, response)"},
+     TF_DOUBLE(cpu_request), .demand = 1, .fit_lo = 2e-05, .fit_hi = 0.005, .fit = 1,
+     .source = CALIBRATED},
+    {{"server", "cpu_webhook", SIM_CFG_DUR, "149.7us", 0, 1, NULL, "s",
+       "extra CPU per webhook (HMAC check, JSON)"},
+     TF_DOUBLE(cpu_webhook), .demand = 1, .fit_lo = 1e-06, .fit_hi = 0.005, .fit = 1,
+     .source = CALIBRATED},
+    {{"server", "cpu_checkout", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+       "extra CPU per checkout (session creation, idempotency check, payment setup)"},
+     TF_DOUBLE(cpu_checkout), .demand = 1, .fit_lo = 1e-06, .fit_hi = 0.005,
+     .source = "0: at concurrency 1 checkout spends as much time outside its operations as "
+               "reserve (README)"},
+    {{"server", "cpu_split", SIM_CFG_NUM, "0.7", 0, 1, NULL, "fraction",
+       "share of cpu_request spent before the first await"},
+     TF_DOUBLE(cpu_split),
+     .source = "assumed: most of a request's framework work comes before its first await"},
+    {{"server", "crowding", SIM_CFG_NUM, "4.3e-05", 0, 10, NULL, "1/task",
+       "every CPU step grows by this fraction per live request on its loop"},
+     TF_DOUBLE(crowding), .fit_lo = 1e-06, .fit_hi = 1, .fit = 1, .live = "0",
+     .source = CALIBRATED},
+    {{"server", "accept_cpu", SIM_CFG_DUR, "207.1us", 0, 1, NULL, "s",
+       "server CPU to accept a new connection"},
+     TF_DOUBLE(connect_cpu_server), .demand = 1, .fit_lo = 1e-06, .fit_hi = 0.02, .fit = 1,
+     .live = "0",
+     .source = CALIBRATED},
+    {{"server", "wake_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+       "extra loop CPU for a burst that finds its loop idle (the thread slept and is woken: "
+       "on a VM an idle vCPU costs a wake-up); 0: none"},
+     TF_DOUBLE(wake_cpu), .demand = 1,
+     .source = "0; tfsim compare measures it (live runs at two loads)"},
+    {{"server", "cpu_shape", SIM_CFG_DIST, "gamma(shape=4, mean=1)", 0, 0, NULL, "factor",
+       "multiplier on every CPU step (mean 1): the variability of Python work"},
+     TF_DIST(cpu_shape), .live = "1",
+     .source = "assumed: gamma with shape 4 (coefficient of variation 0.5)"},
 
-    {"postgres", "gate", SIM_CFG_INT, "10", 1, 1e6, NULL, "permits",
-     "application semaphore around each transaction (DB gate)"},
-    {"postgres", "pool_size", SIM_CFG_INT, "10", 1, 1e6, NULL, "connections",
-     "SQLAlchemy pool_size"},
-    {"postgres", "pool_overflow", SIM_CFG_INT, "10", 0, 1e6, NULL, "connections",
-     "SQLAlchemy max_overflow"},
-    {"postgres", "pre_ping", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
-     "pool_pre_ping: one extra round trip per connection checkout"},
-    {"postgres", "loop_cpu_query", SIM_CFG_DUR, "0.0259ms", 0, 1, NULL, "s",
-     "SQLAlchemy/asyncpg CPU on the event loop per round trip"},
-    {"postgres", "loop_cpu_txn", SIM_CFG_DUR, "0.15ms", 0, 1, NULL, "s",
-     "session and transaction overhead on the event loop per transaction"},
-    {"postgres", "query_cpu", SIM_CFG_DUR, "0.368ms", 0, 1, NULL, "s",
-     "backend CPU of a simple statement"},
-    {"postgres", "row_cost", SIM_CFG_DUR, "26.8ns", 0, 1e-3, NULL, "s/row",
-     "backend CPU per holds row visited by a hold's sums"},
-    {"postgres", "sum_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
-     "extra backend CPU of a sum over an empty holds table (aggregate and index scan "
-     "set-up), on top of query_cpu"},
-    {"postgres", "scan_fraction", SIM_CFG_NUM, "0.75", 0, 4, NULL, "fraction",
-     "share of the holds table one hold's four sums visit (index on resource, status)"},
-    {"postgres", "commit_cpu", SIM_CFG_DUR, "0.05ms", 0, 1, NULL, "s", "backend CPU of COMMIT"},
-    {"postgres", "wake_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
-     "extra backend CPU for a statement that finds a host core idle (backends on the "
-     "host) or no backend running (an idle CPU is woken); 0: none"},
-    {"postgres", "flush", SIM_CFG_DIST, "0.25ms", 0, 0, NULL, "s",
-     "WAL flush at commit; concurrent commits share one flush (group commit)"},
-    {"postgres", "holds_rows", SIM_CFG_NUM, "0", 0, 1e12, NULL, "rows",
-     "rows in the holds table when the run starts (the real table is never emptied)"},
-    {"postgres", "row_locks", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
-     "a hold locks its ticket class's and the goodie's capacity rows until commit "
-     "(SELECT ... FOR UPDATE), so holds of one resource run one at a time"},
-    {"postgres", "jitter", SIM_CFG_DIST, "gamma(shape=4, mean=1)", 0, 0, NULL, "factor",
-     "multiplier on backend CPU (mean 1)"},
+    {{"host", "cores", SIM_CFG_NUM, "2.376", 0.01, 4096, NULL, "cores",
+       "CPU cores shared (processor sharing) by the co-located processes"},
+     TF_DOUBLE(cores), .fit_lo = 1, .fit_hi = 64, .fit = 1,
+     .source = CALIBRATED},
+    {{"host", "client_on_host", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
+       "the load generator runs on the same host"},
+     TF_BOOL(client_on_host), .live = "true",
+     .source = "TigerBench runs the load generator on the server's host"},
+    {{"host", "postgres_on_host", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
+       "PostgreSQL backends share the host's cores"},
+     TF_BOOL(pg_on_host), .source = "TigerBench runs PostgreSQL on the server's host"},
+    {{"host", "redis_on_host", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
+       "the Redis server's work runs on the host's cores (one thread, commands in order); "
+       "a reply then finds its loop's core awake (Redis ran there while the loop slept) and "
+       "costs no loop wake-up"},
+     TF_BOOL(redis_on_host),
+     .source = "false; tfsim compare sets it for a local Redis whose CPU it reads"},
+    {{"host", "wake_affine", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
+       "a statement sent while its loop keeps running and no host core is idle starts when "
+       "the loop's burst ends (Linux wakes the backend on the waker's core)"},
+     TF_BOOL(wake_affine), .source = "false; tfsim compare sets it with the backends on the host"},
+    {{"host", "rtt", SIM_CFG_DUR, "40us", 0, 1, NULL, "s", "network round trip (loopback)"},
+     TF_DOUBLE(net_rtt), .source = "loopback round trip"},
+    {{"host", "sched_tick", SIM_CFG_DUR, "4ms", 1e-6, 1, NULL, "s",
+       "the scheduler's tick, when CPU-bound threads take turns (Linux CONFIG_HZ=250 on the "
+       "measured VM: 4 ms; perf sched showed spinning threads running 4.0 ms each)"},
+     TF_DOUBLE(sched_tick), .source = "perf sched on this kind of VM (CONFIG_HZ=250)"},
+    {{"host", "sched_slice", SIM_CFG_DUR, "1.5ms", 0, 1, NULL, "s",
+       "least CPU a CPU-bound thread gets before a tick preempts it (Linux EEVDF base slice "
+       "0.75 ms x (1 + log2 of 2 CPUs))"},
+     TF_DOUBLE(sched_slice), .source = "Linux base slice 0.75 ms x (1 + log2 CPUs), 2 CPUs"},
 
-    {"redis", "service", SIM_CFG_DIST, "exp(mean=15us)", 0, 0, NULL, "s",
-     "Redis server time per round trip (pipeline or MULTI/EXEC counts once)"},
-    {"redis", "loop_cpu", SIM_CFG_DUR, "0.09ms", 0, 1, NULL, "s",
-     "redis-py CPU on the event loop per round trip"},
-    {"redis", "save_extra", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
-     "server time a payment-session save (MULTI, HSET of 11 fields, EXPIRE, ZADD, EXEC) "
-     "takes beyond redis.service"},
-    {"redis", "cycle_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
-     "the main thread's CPU per event-loop cycle beyond its commands (epoll_wait, "
-     "beforeSleep); 0: in redis.service"},
-    {"redis", "io_threads", SIM_CFG_INT, "4", 1, 128, NULL, "threads",
-     "Redis io-threads, the main thread included (TigerFans' upstream Makefile starts Redis "
-     "with --io-threads 4; 1: no I/O threads; Redis allows up to 128)"},
-    {"redis", "io_threads_do_reads", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
-     "the I/O threads also read and parse the commands (upstream Makefile: "
-     "--io-threads-do-reads yes)"},
-    {"redis", "io_pending_per_thread", SIM_CFG_INT, "2", 1, 1e6, NULL, "clients",
-     "the I/O threads run while a cycle ends with at least io_threads x this clients "
-     "pending a reply (Redis 7.0 networking.c, stopThreadedIOIfNeeded: "
-     "pending < io_threads_num*2 stops them)"},
-    {"redis", "hz", SIM_CFG_NUM, "10", 1, 500, NULL, "1/s",
-     "serverCron calls per second; each stops the I/O threads when no client is pending "
-     "(redis.conf default hz 10; server.c serverCron calls stopThreadedIOIfNeeded)"},
+    {{"postgres", "gate", SIM_CFG_INT, "10", 1, 1e6, NULL, "permits",
+       "application semaphore around each transaction (DB gate)"},
+     TF_LONG(gate), .source = DESIGN ": DB gate of 10 permits"},
+    {{"postgres", "pool_size", SIM_CFG_INT, "10", 1, 1e6, NULL, "connections",
+       "SQLAlchemy pool_size"},
+     TF_LONG(pool_size),
+     .source = DESIGN ": SQLAlchemy pool_size 10"},
+    {{"postgres", "pool_overflow", SIM_CFG_INT, "10", 0, 1e6, NULL, "connections",
+       "SQLAlchemy max_overflow"},
+     TF_LONG(pool_overflow),
+     .source = DESIGN ": SQLAlchemy max_overflow 10"},
+    {{"postgres", "pre_ping", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
+       "pool_pre_ping: one extra round trip per connection checkout"},
+     TF_BOOL(pre_ping), .source = DESIGN ": pool_pre_ping"},
+    {{"postgres", "loop_cpu_query", SIM_CFG_DUR, "37.42us", 0, 1, NULL, "s",
+       "SQLAlchemy/asyncpg CPU on the event loop per round trip"},
+     TF_DOUBLE(pg_loop_cpu_query), .demand = 1, .fit_lo = 1e-06, .fit_hi = 0.002, .fit = 1,
+     .source = CALIBRATED},
+    {{"postgres", "loop_cpu_txn", SIM_CFG_DUR, "0.15ms", 0, 1, NULL, "s",
+       "session and transaction overhead on the event loop per transaction"},
+     TF_DOUBLE(pg_loop_cpu_txn), .demand = 1,
+     .source = "assumed; tfsim compare measures the driver's share"},
+    {{"postgres", "query_cpu", SIM_CFG_DUR, "377.5us", 0, 1, NULL, "s",
+       "backend CPU of a simple statement"},
+     TF_DOUBLE(pg_query_cpu), .demand = 1, .own = TF_OWN_PG, .fit_lo = 1e-06, .fit_hi = 0.003,
+     .fit = 1,
+     .source = CALIBRATED},
+    {{"postgres", "row_cost", SIM_CFG_DUR, "27.8ns", 0, 1e-3, NULL, "s/row",
+       "backend CPU per holds row visited by a hold's sums"},
+     TF_DOUBLE(pg_row_cost), .demand = 1, .fit_lo = 1e-10, .fit_hi = 2e-06, .fit = 1,
+     .source = CALIBRATED ": hold time growth with the holds table over the series"},
+    {{"postgres", "sum_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+       "extra backend CPU of a sum over an empty holds table (aggregate and index scan "
+       "set-up), on top of query_cpu"},
+     TF_DOUBLE(pg_sum_cpu), .demand = 1,
+     .source = "0; tfsim compare measures it (sums' latency against the holds rows)"},
+    {{"postgres", "scan_fraction", SIM_CFG_NUM, "0.75", 0, 4, NULL, "fraction",
+       "share of the holds table one hold's four sums visit (index on resource, status)"},
+     TF_DOUBLE(pg_scan_fraction),
+     .source = "assumed: the sums' index on (resource, status) visits three quarters of the table"},
+    {{"postgres", "commit_cpu", SIM_CFG_DUR, "0.05ms", 0, 1, NULL, "s", "backend CPU of COMMIT"},
+     TF_DOUBLE(pg_commit_cpu), .demand = 1, .source = "assumed; tfsim compare measures it"},
+    {{"postgres", "wake_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+       "extra backend CPU for a statement that finds a host core idle (backends on the "
+       "host) or no backend running (an idle CPU is woken); 0: none"},
+     TF_DOUBLE(pg_wake_cpu), .demand = 1,
+     .source = "0; tfsim compare measures it (live runs at two loads)"},
+    {{"postgres", "flush", SIM_CFG_DIST, "0.25ms", 0, 0, NULL, "s",
+       "WAL flush at commit; concurrent commits share one flush (group commit)"},
+     TF_DIST(pg_flush), .source = "assumed; tfsim compare fits it (COMMIT latencies)"},
+    {{"postgres", "holds_rows", SIM_CFG_NUM, "0", 0, 1e12, NULL, "rows",
+       "rows in the holds table when the run starts (the real table is never emptied)"},
+     TF_DOUBLE(holds_rows), .own = TF_OWN_PG_ACCOUNTING, .fit_lo = 1, .fit_hi = 1e9,
+     .source = "0; calibrate and predict derive it from the benchmark series"},
+    {{"postgres", "row_locks", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
+       "a hold locks its ticket class's and the goodie's capacity rows until commit "
+       "(SELECT ... FOR UPDATE), so holds of one resource run one at a time"},
+     TF_BOOL(row_locks),
+     .source = DESIGN ": the sums read without FOR UPDATE"},
+    {{"postgres", "jitter", SIM_CFG_DIST, "gamma(shape=4, mean=1)", 0, 0, NULL, "factor",
+       "multiplier on backend CPU (mean 1)"},
+     TF_DIST(pg_jitter), .live = "1",
+     .source = "assumed: gamma with shape 4 (coefficient of variation 0.5)"},
 
-    {"tigerbeetle", "batch_base", SIM_CFG_DIST, "gamma(shape=8, mean=1.6ms)", 0, 0, NULL, "s",
-     "latency of a batch, fixed part (single replica, development mode)"},
-    {"tigerbeetle", "per_transfer", SIM_CFG_DUR, "3us", 0, 1, NULL, "s/transfer",
-     "latency added per transfer in the batch"},
-    {"tigerbeetle", "batch_max", SIM_CFG_INT, "8190", 1, 1e6, NULL, "transfers",
-     "most transfers in one batch"},
-    {"tigerbeetle", "loop_cpu", SIM_CFG_DUR, "0.12ms", 0, 1, NULL, "s",
-     "client CPU on the event loop per submission (building transfers, awaiting)"},
-    {"tigerbeetle", "batch_cpu", SIM_CFG_DUR, "0.05ms", 0, 1, NULL, "s",
-     "auto-batcher CPU on the event loop per batch"},
+    {{"redis", "service", SIM_CFG_DIST, "exp(mean=15us)", 0, 0, NULL, "s",
+       "Redis server time per round trip (pipeline or MULTI/EXEC counts once)"},
+     TF_DIST(redis_service), .source = "assumed; tfsim compare fits it (Redis round trips)"},
+    {{"redis", "loop_cpu", SIM_CFG_DUR, "0.09ms", 0, 1, NULL, "s",
+       "redis-py CPU on the event loop per round trip"},
+     TF_DOUBLE(redis_loop_cpu), .demand = 1, .own = TF_OWN_REDIS, .fit_lo = 1e-06, .fit_hi = 0.005,
+     .source = "pg_redis and tb_redis concurrency-1 kinds: save 0.26 ms, get 0.15 ms, "
+               "fulfill 0.22 ms, remove_pending 0.20 ms"},
+    {{"redis", "save_extra", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+       "server time a payment-session save (MULTI, HSET of 11 fields, EXPIRE, ZADD, EXEC) "
+       "takes beyond redis.service"},
+     TF_DOUBLE(redis_save_extra),
+     .source = "0; tfsim compare measures it (saves' round trips against the others')"},
+    {{"redis", "cycle_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+       "the main thread's CPU per event-loop cycle beyond its commands (epoll_wait, "
+       "beforeSleep); 0: in redis.service"},
+     TF_DOUBLE(redis_cycle_cpu), .demand = 1, .source = "0; tfsim probe redis measures it"},
+    {{"redis", "io_threads", SIM_CFG_INT, "4", 1, 128, NULL, "threads",
+       "Redis io-threads, the main thread included (TigerFans' upstream Makefile starts Redis "
+       "with --io-threads 4; 1: no I/O threads; Redis allows up to 128)"},
+     TF_LONG(redis_io_threads), .source = "TigerFans Makefile, redis target: --io-threads 4"},
+    {{"redis", "io_threads_do_reads", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
+       "the I/O threads also read and parse the commands (upstream Makefile: "
+       "--io-threads-do-reads yes)"},
+     TF_BOOL(redis_io_do_reads), .source = "TigerFans Makefile: --io-threads-do-reads yes"},
+    {{"redis", "io_pending_per_thread", SIM_CFG_INT, "2", 1, 1e6, NULL, "clients",
+       "the I/O threads run while a cycle ends with at least io_threads x this clients "
+       "pending a reply (Redis 7.0 networking.c, stopThreadedIOIfNeeded: "
+       "pending < io_threads_num*2 stops them)"},
+     TF_LONG(redis_io_per_thread), .source = "Redis 7.0 networking.c stopThreadedIOIfNeeded"},
+    {{"redis", "hz", SIM_CFG_NUM, "10", 1, 500, NULL, "1/s",
+       "serverCron calls per second; each stops the I/O threads when no client is pending "
+       "(redis.conf default hz 10; server.c serverCron calls stopThreadedIOIfNeeded)"},
+     TF_DOUBLE(redis_hz), .source = "redis.conf default hz 10"},
 
-    {"inventory", "tickets", SIM_CFG_NUM, "5e6", 0, 1e15, NULL, "tickets",
-     "tickets left per class at the start"},
-    {"inventory", "goodies", SIM_CFG_NUM, "1e5", 0, 1e15, NULL, "goodies",
-     "goodies left at the start (when none are left holds skip the goodie)"},
-    {"inventory", "classes", SIM_CFG_INT, "2", 1, 1000, NULL, "classes",
-     "ticket classes; a request picks one at random (A and B in TigerFans)"},
+    {{"tigerbeetle", "batch_base", SIM_CFG_DIST, "gamma(shape=8, mean=1.6ms)", 0, 0, NULL, "s",
+       "latency of a batch, fixed part (single replica, development mode)"},
+     TF_DIST(tb_base), .own = TF_OWN_TB, .fit_lo = 1e-05, .fit_hi = 0.1,
+     .source = "tb_redis concurrency 1: accounting.hold 2.20 ms, batch size 2.0"},
+    {{"tigerbeetle", "per_transfer", SIM_CFG_DUR, "3us", 0, 1, NULL, "s/transfer",
+       "latency added per transfer in the batch"},
+     TF_DOUBLE(tb_per_transfer), .source = "assumed"},
+    {{"tigerbeetle", "batch_max", SIM_CFG_INT, "8190", 1, 1e6, NULL, "transfers",
+       "most transfers in one batch"},
+     TF_LONG(tb_batch_max), .source = "TigerBeetle: 8190 transfers per batch"},
+    {{"tigerbeetle", "loop_cpu", SIM_CFG_DUR, "0.12ms", 0, 1, NULL, "s",
+       "client CPU on the event loop per submission (building transfers, awaiting)"},
+     TF_DOUBLE(tb_loop_cpu), .demand = 1, .source = "assumed"},
+    {{"tigerbeetle", "batch_cpu", SIM_CFG_DUR, "0.05ms", 0, 1, NULL, "s",
+       "auto-batcher CPU on the event loop per batch"},
+     TF_DOUBLE(tb_batch_cpu), .demand = 1, .source = "assumed"},
+
+    {{"inventory", "tickets", SIM_CFG_NUM, "5e6", 0, 1e15, NULL, "tickets",
+       "tickets left per class at the start"},
+     TF_DOUBLE(tickets),
+     .source = DESIGN ": 5,000,000 tickets per class"},
+    {{"inventory", "goodies", SIM_CFG_NUM, "1e5", 0, 1e15, NULL, "goodies",
+       "goodies left at the start (when none are left holds skip the goodie)"},
+     TF_DOUBLE(goodies), .source = DESIGN ": 100,000 goodies"},
+    {{"inventory", "classes", SIM_CFG_INT, "2", 1, 1000, NULL, "classes",
+       "ticket classes; a request picks one at random (A and B in TigerFans)"},
+     TF_LONG(classes), .source = DESIGN ": classes A and B"},
 };
+
+#define NREG (sizeof registry / sizeof registry[0])
+
+const tf_param *tf_params_registry(size_t *n)
+{
+    *n = NREG;
+    return registry;
+}
+
+static sim_cfg_key schema[NREG];
+static pthread_once_t schema_once = PTHREAD_ONCE_INIT;
+
+static void schema_build(void)
+{
+    for (size_t i = 0; i < NREG; i++)
+        schema[i] = registry[i].k;
+}
 
 const sim_cfg_key *tf_params_schema(size_t *n)
 {
-    *n = sizeof schema / sizeof schema[0];
+    pthread_once(&schema_once, schema_build);
+    *n = NREG;
     return schema;
+}
+
+const char *tf_params_key(const tf_param *r, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s.%s", r->k.section, r->k.key);
+    return buf;
+}
+
+const tf_param *tf_params_find(const char *key)
+{
+    const char *dot = strrchr(key, '.');
+    if (!dot)
+        return NULL;
+    size_t sl = (size_t)(dot - key);
+    for (size_t i = 0; i < NREG; i++)
+        if (strlen(registry[i].k.section) == sl && !strncmp(registry[i].k.section, key, sl) &&
+            !strcmp(registry[i].k.key, dot + 1))
+            return &registry[i];
+    return NULL;
+}
+
+void tf_params_fit_bounds(const tf_param *r, double *lo, double *hi)
+{
+    if (r->fit_lo > 0 && r->fit_hi > r->fit_lo) {
+        *lo = r->fit_lo;
+        *hi = r->fit_hi;
+        return;
+    }
+    *lo = r->k.min > 1e-9 ? r->k.min : 1e-9;
+    *hi = r->k.max > *lo ? r->k.max : *lo * 1e6;
 }
 
 void tf_params_fini(tf_params *p)
 {
-    sim_dist_fini(&p->think);
-    sim_dist_fini(&p->cpu_shape);
-    sim_dist_fini(&p->pg_flush);
-    sim_dist_fini(&p->pg_jitter);
-    sim_dist_fini(&p->redis_service);
-    sim_dist_fini(&p->tb_base);
-    sim_dist_fini(&p->stub_latency);
+    for (size_t i = 0; i < NREG; i++)
+        if (registry[i].ctype == TF_CT_DIST)
+            sim_dist_fini((sim_dist *)((char *)p + registry[i].off));
 }
-
 
 static int unit_mean(const sim_cfg *cfg, const char *sec, const char *key, const sim_dist *d,
                      sim_err *err)
@@ -214,112 +380,62 @@ static int unit_mean(const sim_cfg *cfg, const char *sec, const char *key, const
     char w[512];
     double m = sim_dist_mean(d);
     if (fabs(m - 1) > 1e-6)
-        return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: a multiplier must have mean 1 (this one has %g)",
+        return sim_err_set(err, SIM_EINPUT,
+                           "%s: %s.%s: a multiplier must have mean 1 (this one has %g)",
                            sim_cfg_where(cfg, sec, key, w, sizeof w), sec, key, m);
+    return SIM_OK;
+}
+
+/* Read one registry row's value into its field. */
+static int read_row(tf_params *p, const tf_param *r, const sim_cfg *cfg, const sim_cfg_key *s,
+                    size_t n, sim_err *err)
+{
+    void *f = (char *)p + r->off;
+    const char *sec = r->k.section, *key = r->k.key;
+    switch (r->ctype) {
+    case TF_CT_DOUBLE:
+        return sim_cfg_num(cfg, s, n, sec, key, f, err);
+    case TF_CT_LONG:
+        return sim_cfg_int(cfg, s, n, sec, key, f, err);
+    case TF_CT_BOOL:
+        return sim_cfg_bool(cfg, s, n, sec, key, f, err);
+    case TF_CT_DIST:
+        return sim_cfg_dist(cfg, s, n, sec, key, f, err);
+    case TF_CT_NONE:
+        break;
+    }
     return SIM_OK;
 }
 
 int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_t n, sim_err *err)
 {
     memset(p, 0, sizeof *p);
+    for (size_t i = 0; i < NREG; i++)
+        if (read_row(p, &registry[i], cfg, s, n, err))
+            return err->code;
     const char *acc, *pay, *phases, *mode;
-    long gate, psize, pover, tbmax;
-    int pre;
-#define NUM(sec, key, dst) sim_cfg_num(cfg, s, n, sec, key, dst, err)
-#define INT(sec, key, dst) sim_cfg_int(cfg, s, n, sec, key, dst, err)
-#define BOOL(sec, key, dst) sim_cfg_bool(cfg, s, n, sec, key, dst, err)
     if (sim_cfg_str(cfg, s, n, "architecture", "accounting", &acc, err) ||
         sim_cfg_str(cfg, s, n, "architecture", "payments", &pay, err) ||
-        sim_cfg_dist(cfg, s, n, "architecture", "stub_latency", &p->stub_latency, err) ||
         sim_cfg_str(cfg, s, n, "client", "phases", &phases, err) ||
-        sim_cfg_str(cfg, s, n, "client", "mode", &mode, err) ||
-        INT("client", "concurrency", &p->concurrency) || INT("client", "total", &p->total) ||
-        NUM("client", "rate", &p->rate) || sim_cfg_dist(cfg, s, n, "client", "think", &p->think, err) ||
-        NUM("client", "cpu", &p->client_cpu) || NUM("client", "crowding", &p->client_crowding) ||
-        NUM("client", "cpu_scale", &p->client_cpu_scale) ||
-        INT("client", "max_connections", &p->max_connections) ||
-        NUM("client", "connect_cpu", &p->connect_cpu_client) ||
-        NUM("client", "pool_cpu", &p->pool_cpu) ||
-        NUM("client", "pool_conn_cpu", &p->pool_conn_cpu) ||
-        NUM("client", "pool_idle_cpu", &p->pool_idle_cpu) ||
-        NUM("client", "pool_poll_cpu", &p->pool_poll_cpu) ||
-        INT("client", "pool_yields", &p->pool_yields) ||
-        INT("client", "send_yields", &p->send_yields) ||
-        INT("client", "recv_yields", &p->recv_yields) ||
-        NUM("client", "keepalive_expiry", &p->keepalive_expiry) ||
-        NUM("client", "succeed_rate", &p->succeed_rate) ||
-        INT("server", "workers", &p->workers) || NUM("server", "cpu_request", &p->cpu_request) ||
-        NUM("server", "cpu_webhook", &p->cpu_webhook) ||
-        NUM("server", "cpu_checkout", &p->cpu_checkout) || NUM("server", "cpu_split", &p->cpu_split) ||
-        NUM("server", "crowding", &p->crowding) || NUM("server", "wake_cpu", &p->wake_cpu) ||
-        NUM("server", "accept_cpu", &p->connect_cpu_server) ||
-        sim_cfg_dist(cfg, s, n, "server", "cpu_shape", &p->cpu_shape, err) ||
-        NUM("host", "cores", &p->cores) || BOOL("host", "client_on_host", &p->client_on_host) ||
-        BOOL("host", "postgres_on_host", &p->pg_on_host) ||
-        BOOL("host", "redis_on_host", &p->redis_on_host) ||
-        BOOL("host", "wake_affine", &p->wake_affine) ||
-        NUM("host", "rtt", &p->net_rtt) || NUM("host", "sched_tick", &p->sched_tick) ||
-        NUM("host", "sched_slice", &p->sched_slice) ||
-        INT("postgres", "gate", &gate) || INT("postgres", "pool_size", &psize) ||
-        INT("postgres", "pool_overflow", &pover) || BOOL("postgres", "pre_ping", &pre) ||
-        NUM("postgres", "loop_cpu_query", &p->pg_loop_cpu_query) ||
-        NUM("postgres", "loop_cpu_txn", &p->pg_loop_cpu_txn) ||
-        NUM("postgres", "query_cpu", &p->pg_query_cpu) ||
-        NUM("postgres", "row_cost", &p->pg_row_cost) ||
-        NUM("postgres", "sum_cpu", &p->pg_sum_cpu) ||
-        NUM("postgres", "scan_fraction", &p->pg_scan_fraction) ||
-        NUM("postgres", "commit_cpu", &p->pg_commit_cpu) ||
-        NUM("postgres", "wake_cpu", &p->pg_wake_cpu) ||
-        sim_cfg_dist(cfg, s, n, "postgres", "flush", &p->pg_flush, err) ||
-        NUM("postgres", "holds_rows", &p->holds_rows) ||
-        BOOL("postgres", "row_locks", &p->row_locks) || INT("inventory", "classes", &p->classes) ||
-        sim_cfg_dist(cfg, s, n, "postgres", "jitter", &p->pg_jitter, err) ||
-        sim_cfg_dist(cfg, s, n, "redis", "service", &p->redis_service, err) ||
-        NUM("redis", "loop_cpu", &p->redis_loop_cpu) ||
-        NUM("redis", "save_extra", &p->redis_save_extra) ||
-        NUM("redis", "cycle_cpu", &p->redis_cycle_cpu) ||
-        INT("redis", "io_threads", &p->redis_io_threads) ||
-        BOOL("redis", "io_threads_do_reads", &p->redis_io_do_reads) ||
-        INT("redis", "io_pending_per_thread", &p->redis_io_per_thread) ||
-        NUM("redis", "hz", &p->redis_hz) ||
-        sim_cfg_dist(cfg, s, n, "tigerbeetle", "batch_base", &p->tb_base, err) ||
-        NUM("tigerbeetle", "per_transfer", &p->tb_per_transfer) ||
-        INT("tigerbeetle", "batch_max", &tbmax) || NUM("tigerbeetle", "loop_cpu", &p->tb_loop_cpu) ||
-        NUM("tigerbeetle", "batch_cpu", &p->tb_batch_cpu) ||
-        NUM("inventory", "tickets", &p->tickets) || NUM("inventory", "goodies", &p->goodies))
+        sim_cfg_str(cfg, s, n, "client", "mode", &mode, err))
         return err->code;
-#undef NUM
-#undef INT
-#undef BOOL
-    /* the struct holds the client's costs on this scenario's machine */
-    p->client_cpu *= p->client_cpu_scale;
-    p->connect_cpu_client *= p->client_cpu_scale;
-    p->pool_cpu *= p->client_cpu_scale;
-    p->pool_conn_cpu *= p->client_cpu_scale;
-    p->pool_idle_cpu *= p->client_cpu_scale;
-    p->pool_poll_cpu *= p->client_cpu_scale;
     if (unit_mean(cfg, "server", "cpu_shape", &p->cpu_shape, err) ||
         unit_mean(cfg, "postgres", "jitter", &p->pg_jitter, err))
         return err->code;
     char w[512];
     p->accounting = !strcmp(acc, "tb") ? TF_TB : !strcmp(acc, "stub") ? TF_STUB : TF_PG;
     p->payments = !strcmp(pay, "redis") ? TF_REDIS : !strcmp(pay, "stub") ? TF_STUB : TF_PG;
-    if ((p->accounting == TF_STUB) != (p->payments == TF_STUB))
+    snprintf(p->arch, sizeof p->arch, "%s_%s", acc, pay);
+    if ((p->accounting == TF_STUB) != (p->payments == TF_STUB)) {
+        const char *key = p->accounting == TF_STUB ? "payments" : "accounting";
         return sim_err_set(err, SIM_EINPUT, "%s: architecture.%s: the stub architecture needs "
                            "accounting = stub and payments = stub",
-                           sim_cfg_where(cfg, "architecture", p->accounting == TF_STUB ? "payments"
-                                         : "accounting", w, sizeof w),
-                           p->accounting == TF_STUB ? "payments" : "accounting");
-    snprintf(p->arch, sizeof p->arch, "%s_%s", acc, pay);
-    p->gate = gate;
-    p->pool_size = psize;
-    p->pool_overflow = pover;
-    p->pre_ping = pre;
-    p->tb_batch_max = (unsigned)tbmax;
+                           sim_cfg_where(cfg, "architecture", key, w, sizeof w), key);
+    }
     if (p->tb_batch_max < 2)
         return sim_err_set(err, SIM_EINPUT, "%s: tigerbeetle.batch_max: %ld is below 2, the "
                            "transfers of one hold", sim_cfg_where(cfg, "tigerbeetle", "batch_max",
-                           w, sizeof w), tbmax);
+                           w, sizeof w), p->tb_batch_max);
     if (p->gate > p->pool_size + p->pool_overflow) {
         /* blame the value set last: the one that made the three disagree */
         static const char *const keys[] = {"gate", "pool_size", "pool_overflow"};

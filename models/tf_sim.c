@@ -49,7 +49,7 @@ void tf_sim_demand(const tf_params *p, int phase, tf_demand *d)
              : phase == TF_RESERVE ? TF_EP_RESERVE
                                    : TF_EP_COMMIT;
     memset(d, 0, sizeof *d);
-    d->client = p->client_cpu;
+    d->client = p->client_cpu * p->client_cpu_scale;
     d->latency = 2 * p->net_rtt / 2;
     for (int i = 0; i < g[ep].n; i++) {
         const tf_uop *u = &g[ep].u[i];
@@ -159,6 +159,8 @@ typedef struct tfs {
     /* the client's connection pool (a new client every phase) */
     tf_pool pool;
     double pool_passes, pool_retries, pool_conns;  /* totals over the phases */
+    /* the load generator's costs on this machine (x client.cpu_scale) */
+    double c_cpu, c_connect, c_pool, c_pool_conn, c_pool_idle, c_pool_poll;
     long inflight, inflight_max, wave_overlaps;
     int limit_hit;      /* stopped: too many requests in flight (run.max_pending) */
     /* database state */
@@ -186,6 +188,8 @@ typedef struct tfs {
 
 static void loop_start(loop *l);
 static void pg_start(sim *s, void *obj);
+static void client_turn(sim *s, void *obj);
+static void client_claimed(sim *s, void *obj);
 
 static void loop_burst_done(sim *s, void *obj)
 {
@@ -216,9 +220,9 @@ static void loop_start(loop *l)
         sim_tavg_set(&l->queue_t, T->s.now, (double)sim_queue_len(&l->ready));
         l->busy = 1;
         double nominal = j.x + (l->at_start ? l->at_start(l, &j) : 0);
-        if (nominal == 0 && l->at_start && l->next_wake == 0) {
-            /* a yield on the client loop (no CPU): its continuation runs
-             * now, as a burst of no length would, without an event */
+        if (nominal == 0 && l->next_wake == 0 && (j.fn == client_turn || j.fn == client_claimed)) {
+            /* a yield of the client's pool code (no CPU): its continuation
+             * runs now, as a burst of no length would, without an event */
             l->cur = j;
             l->cur_start = T->s.now;
             l->cur_cost = 0;
@@ -659,10 +663,9 @@ static req *req_of_preq(tf_pool_req *pr) { return (req *)((char *)pr - offsetof(
 /* One pool pass, priced with the pool's state before it. */
 static double pool_pass(tfs *T, const tf_pool_req *caller)
 {
-    const tf_params *p = T->p;
     double n = (double)T->pool.n, idle = (double)T->pool.idle;
     tf_pool_pass(&T->pool, caller, T->s.now);
-    return p->pool_cpu + n * (p->pool_conn_cpu + idle * p->pool_idle_cpu) + idle * p->pool_poll_cpu;
+    return T->c_pool + n * (T->c_pool_conn + idle * T->c_pool_idle) + idle * T->c_pool_poll;
 }
 
 static void client_started(sim *s, void *obj);
@@ -733,7 +736,7 @@ static double client_at_start(loop *l, const sim_job *j)
         r->lock_conn = r->pr.conn;
         r->claim = tf_pool_claim(&T->pool, &r->pr);
         if (r->claim == 2)
-            return T->p->connect_cpu_client;
+            return T->c_connect;
         if (r->claim == 1)
             return 0;
         return pool_pass(T, &r->pr); /* ConnectionNotAvailable: retry */
@@ -789,11 +792,12 @@ static void client_claimed(sim *s, void *obj)
         loop_run(&T->client, req_of_preq(w), 0, client_claimed, 0, 0);
     switch (r->claim) {
     case 2: /* connected (one more round trip), then written */
-        r->newconn = 1;
-        turns_then(T, r, T->p->send_yields, 0, client_sent);
-        break;
     case 1:
-        turns_then(T, r, T->p->send_yields, 0, client_sent);
+        r->newconn = r->claim == 2;
+        if (T->p->send_yields > 0)
+            turns_then(T, r, T->p->send_yields, 0, client_sent);
+        else
+            client_sent(s, r);
         break;
     default:
         if (r->pr.state == TF_PREQ_ASSIGNED)
@@ -824,7 +828,7 @@ static void client_start(tfs *T, int ep)
     if (T->inflight > T->inflight_max)
         T->inflight_max = T->inflight;
     T->issued++;
-    loop_run(&T->client, r, client_cost(T, T->p->client_cpu / 2), client_started, 0, 0);
+    loop_run(&T->client, r, client_cost(T, T->c_cpu / 2), client_started, 0, 0);
 }
 
 static void client_received(sim *s, void *obj)
@@ -854,7 +858,7 @@ static void client_received(sim *s, void *obj)
 static void response_arrives(sim *s, void *obj)
 {
     tfs *T = T_of(s);
-    turns_then(T, obj, T->p->recv_yields, client_cost(T, T->p->client_cpu / 2), client_received);
+    turns_then(T, obj, T->p->recv_yields, client_cost(T, T->c_cpu / 2), client_received);
 }
 
 static void client_done(tfs *T, req *r) { sim_after(&T->s, T->p->net_rtt / 2, 0, response_arrives, r); }
@@ -1137,6 +1141,12 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     sim_ps_init(&T->host, p->cores);
     loop_init(&T->client, T, 0, 0, T->r_client, &p->cpu_shape, p->client_on_host);
     T->client.at_start = client_at_start;
+    T->c_cpu = p->client_cpu * p->client_cpu_scale;
+    T->c_connect = p->connect_cpu_client * p->client_cpu_scale;
+    T->c_pool = p->pool_cpu * p->client_cpu_scale;
+    T->c_pool_conn = p->pool_conn_cpu * p->client_cpu_scale;
+    T->c_pool_idle = p->pool_idle_cpu * p->client_cpu_scale;
+    T->c_pool_poll = p->pool_poll_cpu * p->client_cpu_scale;
     /* Limits(C, C); every request of a window or wave can be in the pool */
     tf_pool_init(&T->pool, p->max_connections > 0 ? p->max_connections : p->concurrency,
                  p->concurrency < p->total ? p->concurrency : p->total, p->keepalive_expiry);
@@ -1148,7 +1158,7 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
         loop_init(&w->lp, T, p->crowding, p->wake_cpu, T->r_server, &p->cpu_shape, 1);
         sim_sem_init(&w->gate, p->gate);
         sim_sem_init(&w->pool, p->pool_size + p->pool_overflow);
-        sim_batcher_init(&w->tb, p->tb_batch_max, tb_latency, &w->lp);
+        sim_batcher_init(&w->tb, (unsigned)p->tb_batch_max, tb_latency, &w->lp);
         w->tb.on_done = tb_batch_done;
     }
     tf_redis_init(&T->redis, p, p->redis_on_host ? &T->host : NULL);

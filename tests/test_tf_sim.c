@@ -97,7 +97,7 @@ static void test_kind_counts_and_batches(void **state)
      * share the next batch: with 5 ms batches and holds reaching the
      * batcher about every millisecond (one busy loop), several holds
      * share each batch */
-    run_text("[client]\nconcurrency = 50\ntotal = 500\ncpu = 0.1ms\nconnect_cpu = 0.1ms\n"
+    run_text("[client]\nconcurrency = 50\ntotal = 500\ncpu = 0.1ms\nconnect_cpu = 0.1ms\npool_cpu = 0\npool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\n"
              "[tigerbeetle]\nbatch_base = const(5ms)\n",
              1, &o);
     assert_true(o.batch_mean > 6);
@@ -150,9 +150,9 @@ static void test_mechanisms(void **state)
     tf_out w1, w2;
     /* a light client (cheap requests and connections), so that the server
      * loop is the bottleneck whatever the calibrated defaults are */
-    run_text("[client]\nconcurrency = 40\ntotal = 600\ncpu = 0.1ms\nconnect_cpu = 0.1ms\n"
+    run_text("[client]\nconcurrency = 40\ntotal = 600\ncpu = 0.1ms\nconnect_cpu = 0.1ms\npool_cpu = 0\npool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\n"
              "[host]\ncores = 8\n", 4, &w1);
-    run_text("[client]\nconcurrency = 40\ntotal = 600\ncpu = 0.1ms\nconnect_cpu = 0.1ms\n"
+    run_text("[client]\nconcurrency = 40\ntotal = 600\ncpu = 0.1ms\nconnect_cpu = 0.1ms\npool_cpu = 0\npool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\n"
              "[host]\ncores = 8\n[server]\nworkers = 2\n",
              4, &w2);
     assert_true(w1.util[TF_C_SERVER] > 0.8);
@@ -224,7 +224,7 @@ static void test_client_pool(void **state)
  * statement; when the loop is saturated they (nearly) vanish. */
 static const char wake_base[] =
     "[architecture]\naccounting = pg\npayments = redis\n"
-    "[client]\nphases = reserve\ntotal = 50\ncpu = 0\ncrowding = 0\nconnect_cpu = 0\n"
+    "[client]\nphases = reserve\ntotal = 50\ncpu = 0\ncrowding = 0\nconnect_cpu = 0\npool_cpu = 0\npool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\n"
     "[server]\ncpu_shape = 1\ncrowding = 0\naccept_cpu = 0\n"
     "[host]\ncores = 64\n[postgres]\njitter = 1\nflush = 200us\n[redis]\nservice = 10us\n";
 
@@ -270,7 +270,7 @@ static void test_wake_cost(void **state)
  * its reply costs the loop no wake-up; a save takes save_extra more. */
 static const char redis_base[] =
     "[architecture]\naccounting = pg\npayments = redis\n"
-    "[client]\nphases = checkout\ntotal = 50\ncpu = 0\ncrowding = 0\nconnect_cpu = 0\n"
+    "[client]\nphases = checkout\ntotal = 50\ncpu = 0\ncrowding = 0\nconnect_cpu = 0\npool_cpu = 0\npool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\n"
     "[server]\ncpu_shape = 1\ncrowding = 0\naccept_cpu = 0\nwake_cpu = 20us\n"
     "[postgres]\njitter = 1\nflush = 200us\nloop_cpu_query = 0\nloop_cpu_txn = 0\n"
     "[redis]\nservice = 10us\nloop_cpu = 5us\n";
@@ -341,7 +341,7 @@ static void test_redis_io_threads(void **state)
     (void)state;
     static const char base[] =
         "[architecture]\naccounting = pg\npayments = redis\n"
-        "[client]\nphases = webhook\ntotal = 320\ncpu = 0\ncrowding = 0\nconnect_cpu = 0\n"
+        "[client]\nphases = webhook\ntotal = 320\ncpu = 0\ncrowding = 0\nconnect_cpu = 0\npool_cpu = 0\npool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\n"
         "[server]\ncpu_request = 0\ncpu_webhook = 0\ncpu_shape = 1\ncrowding = 0\naccept_cpu = 0\n"
         "[postgres]\nloop_cpu_query = 0\nloop_cpu_txn = 0\n"
         "[redis]\nservice = 10us\nloop_cpu = 5us\n"
@@ -367,7 +367,7 @@ static void test_redis_io_threads(void **state)
  * core is idle; with many cores nothing changes. */
 static const char affine_base[] =
     "[architecture]\naccounting = pg\npayments = redis\n"
-    "[client]\nphases = reserve\ntotal = 200\ncpu = 0\ncrowding = 0\nconnect_cpu = 0\n"
+    "[client]\nphases = reserve\ntotal = 200\ncpu = 0\ncrowding = 0\nconnect_cpu = 0\npool_cpu = 0\npool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\n"
     "concurrency = 4\n"
     "[server]\ncpu_shape = 1\ncrowding = 0\naccept_cpu = 0\ncpu_request = 300us\n"
     "[postgres]\njitter = 1\nflush = 200us\nquery_cpu = 10us\ncommit_cpu = 10us\n"
