@@ -11,6 +11,7 @@
 #include "models/mdl_sweep.h"
 #include "models/tf_sim.h"
 #include "sim/sim_rep.h"
+#include "sim/sim_stats.h"
 #include "validate/val_min.h"
 
 const char *const val_http_default_keys[] = {"client.cpu", "client.pool_poll_cpu",
@@ -146,4 +147,129 @@ int val_http_fit(const sim_cfg *base, val_calib_param *params, size_t np,
     int rc = val_min_run(fit_objective, &c, params, np, &mo, fval, iters, err);
     free(sims);
     return rc;
+}
+
+int val_http_points(const val_probe_http_result *res, const double *fit_lat, size_t nfit,
+                    val_http_point *pts, size_t max, size_t *npts, sim_err *err)
+{
+    /* sums per point and phase: throughput (over runs), CPU and requests */
+    typedef struct acc {
+        double thr, runs, ccpu, scpu, req, await, awn;
+    } acc;
+    size_t n = 0;
+    acc *a = calloc(max ? max * TF_NPHASES : 1, sizeof *a);
+    assert(a && "out of memory");
+    for (size_t i = 0; i < res->n; i++) {
+        const val_http_row *r = &res->rows[i];
+        size_t k = 0;
+        while (k < n && !(pts[k].latency_ms == r->latency_ms &&
+                          pts[k].concurrency == (long)r->concurrency))
+            k++;
+        if (k == n) {
+            if (n == max) {
+                free(a);
+                return sim_err_set(err, SIM_EINPUT, "more than %zu (latency, concurrency) points "
+                                   "in the probe measurement", max);
+            }
+            memset(&pts[n], 0, sizeof pts[n]);
+            pts[n].latency_ms = r->latency_ms;
+            pts[n].concurrency = (long)r->concurrency;
+            pts[n].total = (long)r->total;
+            pts[n].weight = nfit ? 0 : 1;
+            for (size_t j = 0; j < nfit; j++)
+                if (fabs(fit_lat[j] - r->latency_ms) < 1e-9)
+                    pts[n].weight = 1;
+            n++;
+        }
+        assert(r->phase >= 0 && r->phase < TF_NPHASES);
+        acc *x = &a[k * TF_NPHASES + (size_t)r->phase];
+        double req = (double)(r->ok + r->errors);
+        x->thr += r->throughput;
+        x->runs += 1;
+        x->ccpu += r->client_cpu;
+        x->scpu += r->server_cpu;
+        x->req += req;
+        if (r->server_requests > 0 && isfinite(r->server_await)) {
+            x->await += r->server_await * (double)r->server_requests;
+            x->awn += (double)r->server_requests;
+        }
+    }
+    if (n == 0) {
+        free(a);
+        return sim_err_set(err, SIM_EINPUT, "the probe measurement has no rows");
+    }
+    for (size_t k = 0; k < n; k++) {
+        double aw = 0, awn = 0;
+        for (int ph = 0; ph < TF_NPHASES; ph++) {
+            const acc *x = &a[k * TF_NPHASES + (size_t)ph];
+            pts[k].thr[ph] = x->runs > 0 ? x->thr / x->runs : NAN;
+            pts[k].ccpu[ph] = x->req > 0 ? x->ccpu / x->req : NAN;
+            pts[k].scpu[ph] = x->req > 0 ? x->scpu / x->req : NAN;
+            aw += x->await;
+            awn += x->awn;
+        }
+        /* the stand-in's await as the server measured it (asyncio.sleep
+         * oversleeps by the loop's lateness); the latency asked for when
+         * nothing was measured */
+        pts[k].await = awn > 0 ? aw / awn : pts[k].latency_ms / 1000;
+    }
+    free(a);
+    *npts = n;
+    return SIM_OK;
+}
+
+sim_table *val_http_table(const val_http_point *pts, const val_http_sim *sims, size_t npts)
+{
+    sim_table *t = sim_table_new("the HTTP layer: probe http measured against simulated");
+    assert(t && "out of memory");
+    int cl = sim_table_col(t, "latency_ms", "%g"), cc = sim_table_col(t, "concurrency", "%.0f");
+    int cp = sim_table_col(t, "phase", NULL), cf = sim_table_col(t, "fitted", NULL);
+    int ctm = sim_table_col(t, "throughput", "%.1f"), cts = sim_table_col(t, "sim_throughput", "%.1f");
+    int cte = sim_table_col(t, "throughput_error_pct", "%.1f");
+    int ccm = sim_table_col(t, "client_cpu_ms", "%.3f"), ccs = sim_table_col(t, "sim_client_cpu_ms", "%.3f");
+    int cce = sim_table_col(t, "client_cpu_error_pct", "%.1f");
+    int csm = sim_table_col(t, "server_cpu_ms", "%.3f"), css = sim_table_col(t, "sim_server_cpu_ms", "%.3f");
+    int cse = sim_table_col(t, "server_cpu_error_pct", "%.1f");
+    for (size_t k = 0; k < npts; k++)
+        for (int ph = 0; ph < TF_NPHASES; ph++) {
+            if (!isfinite(pts[k].thr[ph]))
+                continue;
+            sim_table_row(t);
+            sim_table_num(t, cl, pts[k].latency_ms);
+            sim_table_num(t, cc, (double)pts[k].concurrency);
+            sim_table_str(t, cp, tf_phase_names[ph]);
+            sim_table_str(t, cf, pts[k].weight > 0 ? "yes" : "no");
+            sim_table_num(t, ctm, pts[k].thr[ph]);
+            sim_table_num(t, cts, sims[k].thr[ph]);
+            sim_table_num(t, cte, sim_mape_add(NULL, sims[k].thr[ph], pts[k].thr[ph]));
+            sim_table_num(t, ccm, pts[k].ccpu[ph] * 1e3);
+            sim_table_num(t, ccs, sims[k].ccpu[ph] * 1e3);
+            sim_table_num(t, cce, sim_mape_add(NULL, sims[k].ccpu[ph], pts[k].ccpu[ph]));
+            sim_table_num(t, csm, pts[k].scpu[ph] * 1e3);
+            sim_table_num(t, css, sims[k].scpu[ph] * 1e3);
+            sim_table_num(t, cse, sim_mape_add(NULL, sims[k].scpu[ph], pts[k].scpu[ph]));
+        }
+    return t;
+}
+
+void val_http_mape(const val_http_point *pts, const val_http_sim *sims, size_t npts, int which,
+                   double *thr, double *ccpu, double *thr_max, double *ccpu_max)
+{
+    sim_mape mt, mc;
+    sim_mape_init(&mt);
+    sim_mape_init(&mc);
+    for (size_t k = 0; k < npts; k++) {
+        if ((pts[k].weight > 0) != (which != 0))
+            continue;
+        for (int ph = 0; ph < TF_NPHASES; ph++) {
+            if (isfinite(pts[k].thr[ph]))
+                sim_mape_add(&mt, sims[k].thr[ph], pts[k].thr[ph]);
+            if (isfinite(pts[k].ccpu[ph]))
+                sim_mape_add(&mc, sims[k].ccpu[ph], pts[k].ccpu[ph]);
+        }
+    }
+    *thr = sim_mape_mean(&mt);
+    *ccpu = sim_mape_mean(&mc);
+    *thr_max = mt.n ? mt.max : NAN;
+    *ccpu_max = mc.n ? mc.max : NAN;
 }

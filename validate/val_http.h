@@ -29,7 +29,9 @@
 #include "models/tf_params.h"
 #include "sim/sim_cfg.h"
 #include "sim/sim_err.h"
+#include "sim/sim_table.h"
 #include "validate/val_calib.h"
+#include "validate/val_probe_http.h"
 
 /* One measured (latency, concurrency): its four phases. */
 typedef struct val_http_point {
@@ -75,6 +77,24 @@ int val_http_simulate(const sim_cfg *base, const val_calib_param *params, size_t
  * figures (NaN) are skipped. */
 double val_http_objective(const val_http_point *pts, const val_http_sim *sims, size_t npts,
                           double thr_weight);
+
+/* The points of a probe measurement: one per (latency, concurrency), in
+ * the order first seen, its phases' figures averaged over the runs (CPU
+ * per request = the runs' CPU over their requests); weight 1 when its
+ * latency is in fit_lat[0..nfit) (nfit 0: every point), else 0.  At most
+ * max points; SIM_EINPUT when there are none or more than max. */
+int val_http_points(const val_probe_http_result *res, const double *fit_lat, size_t nfit,
+                    val_http_point *pts, size_t max, size_t *npts, sim_err *err);
+
+/* Per point and phase: measured and simulated throughput, client and
+ * server CPU per request (ms), their errors (%), and whether the point
+ * was fitted.  Owned by the caller (sim_table_free). */
+sim_table *val_http_table(const val_http_point *pts, const val_http_sim *sims, size_t npts);
+
+/* MAPE of throughput and of client CPU per request (%) over the fitted
+ * (which = 1) or held-out (which = 0) points; NaN when there are none. */
+void val_http_mape(const val_http_point *pts, const val_http_sim *sims, size_t npts, int which,
+                   double *thr, double *ccpu, double *thr_max, double *ccpu_max);
 
 /* Fit params (values updated in place) on the weighted points. */
 int val_http_fit(const sim_cfg *base, val_calib_param *params, size_t np,
