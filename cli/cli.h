@@ -67,4 +67,9 @@ int cli_vary_arg(const char *cmd, const char *vary, const char *next);
 /* Is stderr a terminal (progress bars only then)? */
 int cli_stderr_tty(void);
 
+/* tfsim fit on a `probe http` measurement (cli_fit_http.c): whether path
+ * is one (its header starts with "latency_ms,"), and the command. */
+int cli_fit_http_file(const char *path);
+int cli_fit_http(int argc, char **argv);
+
 #endif

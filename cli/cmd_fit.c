@@ -35,11 +35,29 @@ const char cmd_fit_usage[] =
     "Output is deterministic: the same file gives the same bytes.  Bad input\n"
     "(header, column, value) is reported as FILE:LINE: COLUMN: message, exit 2.\n"
     "\n"
+    "A `tfsim probe http` measurement (its header starts with latency_ms,) is\n"
+    "fitted instead by simulation: the load generator's loop costs (client.cpu,\n"
+    "client.pool_poll_cpu, client.pool_idle_cpu) and the stand-in server's\n"
+    "(server.cpu_request), so that the simulated stub architecture (one await of\n"
+    "the measured latency per request) gives the measured CPU per request of both\n"
+    "processes (and, with --thr-weight, default 0.25, the throughput).  Options:\n"
+    "  --fit KEYS         keys to fit (default the four above)\n"
+    "  --fit-latency L    fit on the points of these latencies (ms) only; the\n"
+    "                     others are held out (transfer to other backends)\n"
+    "  --config FILE      start values (default: the embedded defaults); the\n"
+    "                     architecture is always stub and host.cores the CPUs here\n"
+    "  --set S.K=V        override a key;  --reps N (2), --iter N (300), --seed N\n"
+    "  --config-out FILE  the fitted keys as an INI fragment\n"
+    "It prints per point and phase the measured and simulated throughput and CPU\n"
+    "per request with their errors, and the MAPE of fitted and held-out points.\n"
+    "\n"
     "examples:\n"
     "  tfsim probe redis --socket /run/redis/redis.sock --out redis.csv\n"
     "  tfsim fit redis.csv\n"
     "  tfsim fit redis.csv --chosen --config-out redis-fit.ini\n"
-    "  tfsim fit redis.csv --alpha 0.05 --format csv > fits.csv\n";
+    "  tfsim fit redis.csv --alpha 0.05 --format csv > fits.csv\n"
+    "  tfsim probe http --latency-ms 0,2,10 --out http.csv\n"
+    "  tfsim fit http.csv --fit-latency 2 --config-out client.ini\n";
 
 int cmd_fit(int argc, char **argv)
 {
@@ -49,6 +67,18 @@ int cmd_fit(int argc, char **argv)
     int chosen_only = 0;
     val_fit_opts o;
     val_fit_opts_init(&o);
+    /* a probe http measurement has its own fit (and options) */
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] == '-' && a[1] == '-' && a[2]) {
+            if (!strchr(a, '=') && strcmp(a, "--chosen"))
+                i++; /* its value */
+            continue;
+        }
+        if (cli_fit_http_file(a))
+            return cli_fit_http(argc, argv);
+        break;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = NULL;

@@ -1,5 +1,7 @@
 /* tfsim probe redis|postgres|tigerbeetle: time the TigerFans backend
- * operations against a real server (validate/val_probe_*). */
+ * operations against a real server (validate/val_probe_*); tfsim probe
+ * http: measure the load generator's HTTP layer with the real Python
+ * stack (validate/val_probe_http). */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,12 +9,14 @@
 #include "cli/cli.h"
 #include "sim/sim_cfg.h"
 #include "validate/val_probe.h"
+#include "validate/val_probe_http.h"
 #include "validate/val_probe_pg.h"
 #include "validate/val_probe_redis.h"
 #include "validate/val_probe_tb.h"
 
 const char cmd_probe_usage[] =
     "usage: tfsim probe redis|postgres|tigerbeetle [OPTIONS]\n"
+    "       tfsim probe http --out FILE [OPTIONS]\n"
     "\n"
     "Run the exact backend operations of TigerFans against a real server, one\n"
     "phase per operation and concurrency level (C connections, one operation in\n"
@@ -37,8 +41,14 @@ const char cmd_probe_usage[] =
     "              start and drops at the end (one probe per database at a time).\n"
     "  tigerbeetle create_transfers latency against batch size (needs a build with\n"
     "              the TigerBeetle C client: make TB_CLIENT_DIR=/path/to/tb_client).\n"
+    "  http        the load generator's HTTP layer, with the real Python stack: the\n"
+    "              TigerBench load pattern (a new httpx.AsyncClient per phase with\n"
+    "              Limits(C, C); checkout/reserve as gather + Semaphore(C), webhook/\n"
+    "              commit as waves of C) against a stand-in TigerFans server (one\n"
+    "              uvicorn worker; every request awaits the backend latency), a fresh\n"
+    "              server per latency and concurrency.  Options below.\n"
     "\n"
-    "Common options:\n"
+    "Common options (redis, postgres, tigerbeetle):\n"
     "  --concurrency LIST  concurrency levels (default 1,4,16,64; at most 1024); redis:\n"
     "                      auto = 1, 2N-1, 2N, 4N, 8N for a server with io-threads N\n"
     "                      (its I/O threads run from 2N clients pending)\n"
@@ -78,9 +88,40 @@ const char cmd_probe_usage[] =
     "  --batch-sizes LIST  transfers per request (default 1,8,64,512,4096,8189; also\n"
     "                      --batch); the CSV's concurrency column holds the batch size\n"
     "\n"
+    "http options (the two Python scripts are built into tfsim and run from a\n"
+    "temporary folder; Debian: python3-httpx python3-uvicorn python3-starlette):\n"
+    "  --out FILE          the CSV (required): comment lines with the settings and\n"
+    "                      the versions (httpx, httpcore, uvicorn, python), then one\n"
+    "                      row per phase run: latency_ms,concurrency,phase,total,ok,\n"
+    "                      errors,walltime,throughput,client_cpu,server_cpu,\n"
+    "                      server_requests,server_await,server_conns (CPU in seconds\n"
+    "                      for the whole phase).  Written to FILE.part and renamed\n"
+    "                      at the end; an existing FILE is replaced only when at\n"
+    "                      least one row was measured\n"
+    "  --python PATH       interpreter (default /usr/bin/python3 if present, else\n"
+    "                      python3 on PATH)\n"
+    "  --pythonpath DIR    PYTHONPATH for it: measure another httpx/httpcore, e.g.\n"
+    "                      pip install --target DIR httpx==0.28.1\n"
+    "  --latency-ms LIST   backend latencies in ms (default 0,0.5,2,10)\n"
+    "  --concurrency LIST  C (default 1,5,10,20,30,40,50,60,70,80,90,100)\n"
+    "  --total N           requests per phase (default 1000)\n"
+    "  --phases LIST       of checkout,webhook,reserve,commit (default all; they run\n"
+    "                      in that order)\n"
+    "  --app A             the server's application: starlette (default), asgi (a\n"
+    "                      bare ASGI app) or fastapi (needs python3-fastapi)\n"
+    "  --reps N            runs per latency and concurrency (default 1)\n"
+    "  --seed N            the load generator's random seed (default 1)\n"
+    "  --format F          summary as text (default), csv or json: per latency,\n"
+    "                      concurrency and phase the throughput, the client's and\n"
+    "                      the server's CPU ms per request, the connections the\n"
+    "                      server accepted\n"
+    "\n"
     "Failures (server down, wrong password, server killed or not answering within\n"
     "--timeout) print which server and what failed and exit 1; the samples\n"
     "measured until then stay in the CSV.  Ctrl-C stops early the same way.\n"
+    "http: a missing interpreter or module (the message names the Debian package),\n"
+    "a failed server or a row that fails the checks exit 1, the rows measured until\n"
+    "then kept in FILE; bad flags exit 2.\n"
     "\n"
     "examples:\n"
     "  tfsim probe redis --socket /run/redis/redis.sock --out redis.csv\n"
@@ -91,6 +132,10 @@ const char cmd_probe_usage[] =
     "      --concurrency 1,10 --count 2000 --holds 100000 --out pg.csv\n"
     "  tfsim probe postgres --ops accounting.hold --concurrency 1 --format csv\n"
     "  tfsim probe tigerbeetle --address 3000 --batch-sizes 1,64,8189 --out tb.csv\n"
+    "  tfsim probe http --out http.csv\n"
+    "  tfsim probe http --latency-ms 0 --concurrency 1,10,50,100 --phases reserve \\\n"
+    "      --total 2000 --reps 3 --out reserve.csv --format csv\n"
+    "  tfsim probe http --pythonpath ~/httpx-0.28 --out http028.csv\n"
     "  tfsim fit redis.csv --config-out fitted.ini\n";
 
 static volatile sig_atomic_t stop_flag;
@@ -129,11 +174,138 @@ static const char *opt(int argc, char **argv, int *i, const char *name, int *mis
 
 enum { B_REDIS, B_PG, B_TB };
 
+static void http_progress(void *ctx, const val_http_row *r)
+{
+    (void)ctx;
+    fprintf(stderr,
+            "tfsim probe: http latency %g ms c %-4u %-8s %llu ok %llu errors, %.1f requests/s\n",
+            r->latency_ms, r->concurrency, val_http_phase_names[r->phase],
+            (unsigned long long)r->ok, (unsigned long long)r->errors, r->throughput);
+}
+
+static void http_diag(void *ctx, const char *line)
+{
+    (void)ctx;
+    fprintf(stderr, "%s\n", line);
+}
+
+static void install_stop_handler(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+/* tfsim probe http ... */
+static int probe_http(int argc, char **argv)
+{
+    const char *cmd = "probe";
+    val_probe_http_opts o;
+    val_probe_http_opts_init(&o);
+    sim_format fmt = SIM_FMT_TEXT;
+    char why[300];
+    for (int i = 2; i < argc; i++) {
+        int missing = 0;
+        const char *v;
+        const char *a = argv[i];
+#define FLAG(name) ((v = opt(argc, argv, &i, name, &missing)) != NULL || missing)
+#define NEED()                                                          \
+    do {                                                                \
+        if (missing)                                                    \
+            return cli_usage_error(cmd, "%s: missing value", a);        \
+    } while (0)
+        if (FLAG("--out")) {
+            NEED();
+            if (!*v)
+                return cli_usage_error(cmd, "--out: empty file name");
+            o.out = v;
+        } else if (FLAG("--python")) {
+            NEED();
+            if (!*v)
+                return cli_usage_error(cmd, "--python: empty path");
+            o.python = v;
+        } else if (FLAG("--pythonpath")) {
+            NEED();
+            o.pythonpath = v;
+        } else if (FLAG("--latency-ms")) {
+            NEED();
+            if (val_probe_http_parse_latencies(v, &o, why, sizeof why))
+                return cli_usage_error(cmd, "--latency-ms: %s", why);
+        } else if (FLAG("--concurrency")) {
+            NEED();
+            if (val_probe_http_parse_levels(v, &o, why, sizeof why))
+                return cli_usage_error(cmd, "--concurrency: %s", why);
+        } else if (FLAG("--phases")) {
+            NEED();
+            if (val_probe_http_parse_phases(v, &o, why, sizeof why))
+                return cli_usage_error(cmd, "--phases: %s", why);
+        } else if (FLAG("--app")) {
+            NEED();
+            if (val_probe_http_parse_app(v, &o, why, sizeof why))
+                return cli_usage_error(cmd, "--app: %s", why);
+        } else if (FLAG("--total")) {
+            NEED();
+            long n;
+            if (cli_parse_long(cmd, "--total", v, 1, (long)VAL_HTTP_MAX_TOTAL, &n))
+                return EXIT_INPUT;
+            o.total = (uint64_t)n;
+        } else if (FLAG("--reps")) {
+            NEED();
+            long n;
+            if (cli_parse_long(cmd, "--reps", v, 1, VAL_HTTP_MAX_REPS, &n))
+                return EXIT_INPUT;
+            o.reps = (unsigned)n;
+        } else if (FLAG("--seed")) {
+            NEED();
+            unsigned long long n;
+            if (cli_parse_u64(cmd, "--seed", v, &n))
+                return EXIT_INPUT;
+            if (n > 9007199254740992ull)
+                return cli_usage_error(cmd, "--seed: at most 2^53");
+            o.seed = n;
+        } else if (FLAG("--format")) {
+            NEED();
+            if (cli_parse_format(cmd, v, &fmt))
+                return EXIT_INPUT;
+        } else {
+            return cli_usage_error(cmd, "unknown option '%s' for http", a);
+        }
+#undef FLAG
+#undef NEED
+    }
+    if (!o.out)
+        return cli_usage_error(cmd, "http: --out FILE is required");
+    o.progress = http_progress;
+    o.diag = http_diag;
+    o.stop = &stop_flag;
+    install_stop_handler();
+
+    sim_err err = {0};
+    val_probe_http_result res;
+    val_probe_http_result_init(&res);
+    int rc = val_probe_http_run(&o, &res, &err);
+    if (res.versions[0])
+        fprintf(stderr, "tfsim probe: http measured with %s\n", res.versions);
+    sim_table *t = val_probe_http_table(&res);
+    if (sim_table_nrows(t) > 0 && sim_table_print(t, fmt, stdout) != 0 && rc == SIM_OK)
+        rc = sim_err_set(&err, SIM_EFAIL, "cannot write the summary to standard output");
+    sim_table_free(t);
+    if (rc == SIM_OK)
+        fprintf(stderr, "tfsim probe: %zu rows in %s\n", res.n, o.out);
+    val_probe_http_result_fini(&res);
+    return rc == SIM_OK ? EXIT_OK : cli_fail(cmd, &err);
+}
+
 int cmd_probe(int argc, char **argv)
 {
     const char *cmd = "probe";
     if (argc < 2)
-        return cli_usage_error(cmd, "which server? redis, postgres or tigerbeetle");
+        return cli_usage_error(cmd, "which server? redis, postgres, tigerbeetle or http");
+    if (!strcmp(argv[1], "http"))
+        return probe_http(argc, argv);
     int backend;
     if (!strcmp(argv[1], "redis"))
         backend = B_REDIS;
@@ -142,7 +314,7 @@ int cmd_probe(int argc, char **argv)
     else if (!strcmp(argv[1], "tigerbeetle") || !strcmp(argv[1], "tb"))
         backend = B_TB;
     else
-        return cli_usage_error(cmd, "unknown server '%s' (expected redis, postgres or tigerbeetle)", argv[1]);
+        return cli_usage_error(cmd, "unknown server '%s' (expected redis, postgres, tigerbeetle or http)", argv[1]);
 
     val_probe_opts o;
     val_probe_opts_init(&o);
@@ -304,12 +476,7 @@ int cmd_probe(int argc, char **argv)
 
     /* Servers may close sockets under us: a write must fail, not kill. */
     signal(SIGPIPE, SIG_IGN);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    install_stop_handler();
 
     val_probe_result *res = val_probe_result_new();
     int rc;

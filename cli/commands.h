@@ -18,7 +18,7 @@
     X(import, "store TigerBench CSVs or probe samples in a results database") \
     X(config, "print the config reference: every section and key, default, unit") \
     X(fit, "fit latency distributions (ML, KS, AD, AIC) to probe samples") \
-    X(probe, "time the TigerFans operations against real Redis, PostgreSQL, TigerBeetle") \
+    X(probe, "time TigerFans operations on real Redis, PostgreSQL, TigerBeetle; HTTP layer") \
     X(live, "run the TigerFans programs for real against Redis and PostgreSQL") \
     X(compare, "live runs and simulations side by side, with Amdahl and errors") \
     /* end */

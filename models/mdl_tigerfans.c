@@ -21,9 +21,10 @@ typedef struct tfmodel {
     size_t phase0, kind0, comp0, batch0, run0;
 } tfmodel;
 
-enum { PM_THR, PM_MEAN, PM_P50, PM_P90, PM_P99, PM_ERR, PM_WALL, PM_N };
-static const char *const pm_names[PM_N] = {"throughput", "latency_mean", "p50", "p90",
-                                           "p99",        "errors",       "walltime"};
+enum { PM_THR, PM_MEAN, PM_P50, PM_P90, PM_P99, PM_ERR, PM_WALL, PM_CCPU, PM_SCPU, PM_N };
+static const char *const pm_names[PM_N] = {"throughput", "latency_mean", "p50",       "p90",
+                                           "p99",        "errors",       "walltime",  "client_cpu",
+                                           "server_cpu"};
 
 static void free_model(void *m)
 {
@@ -128,6 +129,9 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
     sim_layout_add(lay, "run", "totals", "rollbacks", NAN, 0, "%.0f");
     sim_layout_add(lay, "run", "totals", "holds_rows_end", NAN, 0, "%.0f");
     sim_layout_add(lay, "run", "totals", "events", NAN, 0, "%.0f");
+    sim_layout_add(lay, "run", "totals", "pool_passes", NAN, 0, "%.3g");
+    sim_layout_add(lay, "run", "totals", "pool_retries", NAN, 0, "%.3g");
+    sim_layout_add(lay, "run", "totals", "pool_conns", NAN, 0, "%.0f");
     return SIM_OK;
 }
 
@@ -148,6 +152,8 @@ static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, 
         x[PM_P99] = ph->p99;
         x[PM_ERR] = m->p.phase_on[i] ? ph->errors : NAN;
         x[PM_WALL] = ph->walltime;
+        x[PM_CCPU] = ph->cpu_client;
+        x[PM_SCPU] = ph->cpu_server;
     }
     x = v + m->comp0;
     for (int i = 0; i < TF_NCOMPS; i++) {
@@ -169,6 +175,9 @@ static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, 
     x[0] = o.rollbacks;
     x[1] = o.holds_rows_end;
     x[2] = o.events;
+    x[3] = o.pool_passes;
+    x[4] = o.pool_retries;
+    x[5] = o.pool_conns;
     return SIM_OK;
 }
 

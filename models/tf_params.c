@@ -15,12 +15,17 @@ const char *const tf_phase_names[TF_NPHASES] = {"checkout", "webhook", "reserve"
 #define CALIBRATED "calibrated on tests/data/calibration.csv, pg_pg (configs/tigerfans/base.ini)"
 
 static const tf_param registry[] = {
-    {{"architecture", "accounting", SIM_CFG_ENUM, "tb", 0, 0, "pg|tb", NULL,
-       "ticket accounting backend: PostgreSQL holds table or TigerBeetle transfers"},
+    {{"architecture", "accounting", SIM_CFG_ENUM, "tb", 0, 0, "pg|tb|stub", NULL,
+       "ticket accounting backend: PostgreSQL holds table or TigerBeetle transfers; stub: "
+       "the stand-in server of `tfsim probe http` (with payments = stub)"},
      TF_NOFIELD, .source = DESIGN},
-    {{"architecture", "payments", SIM_CFG_ENUM, "redis", 0, 0, "pg|redis", NULL,
+    {{"architecture", "payments", SIM_CFG_ENUM, "redis", 0, 0, "pg|redis|stub", NULL,
        "payment-session store"},
      TF_NOFIELD, .source = DESIGN},
+    {{"architecture", "stub_latency", SIM_CFG_DIST, "0", 0, 0, NULL, "s",
+       "stub architecture: every request awaits this backend latency once (asyncio.sleep in "
+       "the stand-in server)"},
+     TF_DIST(stub_latency), .source = "validate/http/tfhttp_server.py"},
 
     {{"client", "concurrency", SIM_CFG_INT, "10", 1, 1e6, NULL, "requests",
        "requests in flight (window) or per wave"},
@@ -41,32 +46,70 @@ static const tf_param registry[] = {
      TF_DOUBLE(rate), .source = "what-if (not in TigerBench)"},
     {{"client", "think", SIM_CFG_DIST, "0", 0, 0, NULL, "s", "closed mode: think time"},
      TF_DIST(think), .source = "what-if (not in TigerBench)"},
-    {{"client", "cpu", SIM_CFG_DUR, "1.07ms", 0, 1, NULL, "s",
-       "load generator (Python httpx) CPU per request, on its own event loop"},
+    {{"client", "cpu", SIM_CFG_DUR, "240.9us", 0, 1, NULL, "s",
+       "load generator (Python httpx) CPU per request besides its connection pool, on its "
+       "own event loop"},
      TF_DOUBLE(client_cpu), .demand = 1, .fit_lo = 2e-05, .fit_hi = 0.005, .fit = 1, .live = "0",
      .source = CALIBRATED},
-    {{"client", "crowding", SIM_CFG_NUM, "4.9e-05", 0, 10, NULL, "1/request",
-       "client CPU grows by this fraction per request in flight"},
-     TF_DOUBLE(client_crowding), .fit_lo = 1e-06, .fit_hi = 1, .fit = 1, .live = "0",
-     .source = CALIBRATED},
-    {{"client", "keepalive", SIM_CFG_INT, "20", 0, 1e6, NULL, "connections",
-       "idle connections the client keeps (httpx max_keepalive_connections)"},
-     TF_LONG(keepalive), .live = "1000000",
-     .source = "httpx default Limits(max_keepalive_connections=20)"},
-    {{"client", "max_connections", SIM_CFG_INT, "100", 1, 1e6, NULL, "connections",
-       "connection limit of the client (httpx max_connections)"},
-     TF_LONG(max_connections), .live = "1000000",
-     .source = "httpx default Limits(max_connections=100)"},
-    {{"client", "connect_cpu", SIM_CFG_DUR, "3.24ms", 0, 1, NULL, "s",
-       "client CPU to open a new connection"},
-     TF_DOUBLE(connect_cpu_client), .demand = 1, .fit_lo = 1e-05, .fit_hi = 0.05, .fit = 1,
-     .live = "0",
-     .source = CALIBRATED ": the waves' drop above concurrency 20"},
-    {{"client", "connect_crowding", SIM_CFG_NUM, "0.0243", 0, 10, NULL, "1/connection",
-       "the cost of opening a connection grows by this fraction per connection already open "
-       "(the client's pool bookkeeping is linear in its connections)"},
-     TF_DOUBLE(connect_crowding), .fit_lo = 1e-05, .fit_hi = 1, .fit = 1,
-     .source = CALIBRATED},
+    {{"client", "cpu_scale", SIM_CFG_NUM, "1", 0.01, 100, NULL, "factor",
+       "multiplies every CPU cost of the load generator (cpu, connect_cpu, pool_*): its CPU "
+       "speed relative to the machine those costs were measured on (tfsim probe http)"},
+     TF_DOUBLE(client_cpu_scale), .fit_lo = 0.02, .fit_hi = 50,
+     .source = "1: the costs are this scenario's own"},
+    {{"client", "crowding", SIM_CFG_NUM, "0", 0, 10, NULL, "1/request",
+       "client CPU grows by this fraction per request in flight (besides the pool's passes)"},
+     TF_DOUBLE(client_crowding), .fit_lo = 1e-06, .fit_hi = 1, .live = "0",
+     .source = "0: the pool's passes explain the growth (tfsim probe http)"},
+    {{"client", "max_connections", SIM_CFG_INT, "0", 0, 1e6, NULL, "connections",
+       "connection limit of the client's pool (httpx Limits.max_connections); 0: the "
+       "concurrency, as TigerFans' load generator sets it (Limits(C, C): every connection is "
+       "kept alive for the whole phase, each phase opens a new client)"},
+     TF_LONG(max_connections), .live = "0",
+     .source = "bench/load_phases.py: Limits(max_connections=C, max_keepalive_connections=C)"},
+    {{"client", "connect_cpu", SIM_CFG_DUR, "0.5ms", 0, 1, NULL, "s",
+       "client CPU to open a connection (once per connection and phase)"},
+     TF_DOUBLE(connect_cpu_client), .demand = 1, .fit_lo = 1e-05, .fit_hi = 0.05, .live = "0",
+     .source = "assumed (C connections per phase: a small share)"},
+    {{"client", "pool_cpu", SIM_CFG_DUR, "34us", 0, 1, NULL, "s",
+       "client CPU of one pass over the connection pool (httpcore assigns requests to "
+       "connections at every request start, every response close and every retry)"},
+     TF_DOUBLE(pool_cpu), .demand = 1, .fit_lo = 1e-07, .fit_hi = 1e-3, .live = "0",
+     .source = "tfsim probe http, httpcore 1.0.9 instrumented: 34 us per pass"},
+    {{"client", "pool_conn_cpu", SIM_CFG_DUR, "0.6us", 0, 1, NULL, "s/connection",
+       "client CPU of a pool pass per connection in the pool (its state checks)"},
+     TF_DOUBLE(pool_conn_cpu), .demand = 1, .fit_lo = 1e-09, .fit_hi = 1e-4, .live = "0",
+     .source = "tfsim probe http, httpcore 1.0.9 instrumented: 0.6 us per connection"},
+    {{"client", "pool_idle_cpu", SIM_CFG_DUR, "116.2ns", 0, 1, NULL, "s/connection^2",
+       "client CPU of a pool pass per idle connection and connection in the pool "
+       "(httpcore 1.x counts the pool's connections once for every idle connection)"},
+     TF_DOUBLE(pool_idle_cpu), .demand = 1, .fit_lo = 1e-10, .fit_hi = 1e-4, .fit = 1,
+     .live = "0", .source = CALIBRATED " (probe http on this VM: 0.12 us)"},
+    {{"client", "pool_poll_cpu", SIM_CFG_DUR, "6.818us", 0, 1, NULL, "s/connection",
+       "client CPU of a pool pass per idle connection (has_expired polls its socket)"},
+     TF_DOUBLE(pool_poll_cpu), .demand = 1, .fit_lo = 1e-07, .fit_hi = 1e-3, .fit = 1,
+     .live = "0", .source = CALIBRATED " (probe http on this VM: 13.8 us)"},
+    {{"client", "pool_yields", SIM_CFG_INT, "2", 1, 100, NULL, "turns",
+       "client loop turns between a request's pool pass and its claim of the connection "
+       "(httpcore 1.0.9 with anyio 4: the connection's request lock and state lock, each a "
+       "checkpoint); meanwhile other passes may hand the same idle connection to other "
+       "requests, which then retry"},
+     TF_LONG(pool_yields), .source = "httpcore 1.0.9 connection.py and http11.py (two anyio locks)"},
+    {{"client", "send_yields", SIM_CFG_INT, "2", 0, 100, NULL, "turns",
+       "client loop turns between a request's claim of its connection and the request leaving "
+       "(httpcore writes the headers, then the end of the message, each write a checkpoint)"},
+     TF_LONG(send_yields), .live = "0",
+     .source = "httpcore 1.0.9 http11.py: two writes, each an anyio checkpoint"},
+    {{"client", "recv_yields", SIM_CFG_INT, "2", 0, 100, NULL, "turns",
+       "client loop turns between the response's arrival and the release of its connection "
+       "(the reading coroutine wakes; the connection's state lock is a checkpoint)"},
+     TF_LONG(recv_yields), .live = "0",
+     .source = "httpcore 1.0.9 http11.py: the read's wake-up and the state lock"},
+    {{"client", "keepalive_expiry", SIM_CFG_DUR, "5s", 0, 1e6, NULL, "s",
+       "an idle connection of the client's pool closes after this (httpx's keepalive_expiry, "
+       "5 s by default, which the load generator keeps; uvicorn's timeout_keep_alive is 5 s "
+       "too); 0: never"},
+     TF_DOUBLE(keepalive_expiry), .live = "0",
+     .source = "httpx DEFAULT_LIMITS keepalive_expiry=5.0 (load_phases.py does not set it)"},
     {{"client", "succeed_rate", SIM_CFG_NUM, "1", 0, 1, NULL, "fraction",
        "share of webhooks that report a successful payment"},
      TF_DOUBLE(succeed_rate), .source = "TigerBench arg_succeed_rate column (1.0)"},
@@ -74,11 +117,11 @@ static const tf_param registry[] = {
     {{"server", "workers", SIM_CFG_INT, "1", 1, 1024, NULL, "processes",
        "uvicorn workers, each one single-threaded event loop"},
      TF_LONG(workers), .source = "uvicorn --workers 1 (TigerFans Makefile)"},
-    {{"server", "cpu_request", SIM_CFG_DUR, "0.731ms", 0, 1, NULL, "s",
+    {{"server", "cpu_request", SIM_CFG_DUR, "673.7us", 0, 1, NULL, "s",
        "framework CPU per request (HTTP parsing, routing, validation, response)"},
      TF_DOUBLE(cpu_request), .demand = 1, .fit_lo = 2e-05, .fit_hi = 0.005, .fit = 1,
      .source = CALIBRATED},
-    {{"server", "cpu_webhook", SIM_CFG_DUR, "0.14ms", 0, 1, NULL, "s",
+    {{"server", "cpu_webhook", SIM_CFG_DUR, "149.7us", 0, 1, NULL, "s",
        "extra CPU per webhook (HMAC check, JSON)"},
      TF_DOUBLE(cpu_webhook), .demand = 1, .fit_lo = 1e-06, .fit_hi = 0.005, .fit = 1,
      .source = CALIBRATED},
@@ -91,11 +134,11 @@ static const tf_param registry[] = {
        "share of cpu_request spent before the first await"},
      TF_DOUBLE(cpu_split),
      .source = "assumed: most of a request's framework work comes before its first await"},
-    {{"server", "crowding", SIM_CFG_NUM, "1.67e-05", 0, 10, NULL, "1/task",
+    {{"server", "crowding", SIM_CFG_NUM, "4.3e-05", 0, 10, NULL, "1/task",
        "every CPU step grows by this fraction per live request on its loop"},
      TF_DOUBLE(crowding), .fit_lo = 1e-06, .fit_hi = 1, .fit = 1, .live = "0",
      .source = CALIBRATED},
-    {{"server", "accept_cpu", SIM_CFG_DUR, "0.374ms", 0, 1, NULL, "s",
+    {{"server", "accept_cpu", SIM_CFG_DUR, "207.1us", 0, 1, NULL, "s",
        "server CPU to accept a new connection"},
      TF_DOUBLE(connect_cpu_server), .demand = 1, .fit_lo = 1e-06, .fit_hi = 0.02, .fit = 1,
      .live = "0",
@@ -110,7 +153,7 @@ static const tf_param registry[] = {
      TF_DIST(cpu_shape), .live = "1",
      .source = "assumed: gamma with shape 4 (coefficient of variation 0.5)"},
 
-    {{"host", "cores", SIM_CFG_NUM, "2.42", 0.01, 4096, NULL, "cores",
+    {{"host", "cores", SIM_CFG_NUM, "2.376", 0.01, 4096, NULL, "cores",
        "CPU cores shared (processor sharing) by the co-located processes"},
      TF_DOUBLE(cores), .fit_lo = 1, .fit_hi = 64, .fit = 1,
      .source = CALIBRATED},
@@ -156,7 +199,7 @@ static const tf_param registry[] = {
     {{"postgres", "pre_ping", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
        "pool_pre_ping: one extra round trip per connection checkout"},
      TF_BOOL(pre_ping), .source = DESIGN ": pool_pre_ping"},
-    {{"postgres", "loop_cpu_query", SIM_CFG_DUR, "0.0259ms", 0, 1, NULL, "s",
+    {{"postgres", "loop_cpu_query", SIM_CFG_DUR, "37.42us", 0, 1, NULL, "s",
        "SQLAlchemy/asyncpg CPU on the event loop per round trip"},
      TF_DOUBLE(pg_loop_cpu_query), .demand = 1, .fit_lo = 1e-06, .fit_hi = 0.002, .fit = 1,
      .source = CALIBRATED},
@@ -164,12 +207,12 @@ static const tf_param registry[] = {
        "session and transaction overhead on the event loop per transaction"},
      TF_DOUBLE(pg_loop_cpu_txn), .demand = 1,
      .source = "assumed; tfsim compare measures the driver's share"},
-    {{"postgres", "query_cpu", SIM_CFG_DUR, "0.368ms", 0, 1, NULL, "s",
+    {{"postgres", "query_cpu", SIM_CFG_DUR, "377.5us", 0, 1, NULL, "s",
        "backend CPU of a simple statement"},
      TF_DOUBLE(pg_query_cpu), .demand = 1, .own = TF_OWN_PG, .fit_lo = 1e-06, .fit_hi = 0.003,
      .fit = 1,
      .source = CALIBRATED},
-    {{"postgres", "row_cost", SIM_CFG_DUR, "26.8ns", 0, 1e-3, NULL, "s/row",
+    {{"postgres", "row_cost", SIM_CFG_DUR, "27.8ns", 0, 1e-3, NULL, "s/row",
        "backend CPU per holds row visited by a hold's sums"},
      TF_DOUBLE(pg_row_cost), .demand = 1, .fit_lo = 1e-10, .fit_hi = 2e-06, .fit = 1,
      .source = CALIBRATED ": hold time growth with the holds table over the series"},
@@ -380,9 +423,15 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         unit_mean(cfg, "postgres", "jitter", &p->pg_jitter, err))
         return err->code;
     char w[512];
-    p->accounting = !strcmp(acc, "tb") ? TF_TB : TF_PG;
-    p->payments = !strcmp(pay, "redis") ? TF_REDIS : TF_PG;
+    p->accounting = !strcmp(acc, "tb") ? TF_TB : !strcmp(acc, "stub") ? TF_STUB : TF_PG;
+    p->payments = !strcmp(pay, "redis") ? TF_REDIS : !strcmp(pay, "stub") ? TF_STUB : TF_PG;
     snprintf(p->arch, sizeof p->arch, "%s_%s", acc, pay);
+    if ((p->accounting == TF_STUB) != (p->payments == TF_STUB)) {
+        const char *key = p->accounting == TF_STUB ? "payments" : "accounting";
+        return sim_err_set(err, SIM_EINPUT, "%s: architecture.%s: the stub architecture needs "
+                           "accounting = stub and payments = stub",
+                           sim_cfg_where(cfg, "architecture", key, w, sizeof w), key);
+    }
     if (p->tb_batch_max < 2)
         return sim_err_set(err, SIM_EINPUT, "%s: tigerbeetle.batch_max: %ld is below 2, the "
                            "transfers of one hold", sim_cfg_where(cfg, "tigerbeetle", "batch_max",

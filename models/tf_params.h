@@ -42,7 +42,7 @@
 #include "sim/sim_dist.h"
 #include "sim/sim_err.h"
 
-enum tf_backend { TF_PG = 0, TF_REDIS = 1, TF_TB = 2 };
+enum tf_backend { TF_PG = 0, TF_REDIS = 1, TF_TB = 2, TF_STUB = 3 };
 enum tf_phase { TF_CHECKOUT = 0, TF_WEBHOOK, TF_RESERVE, TF_COMMIT, TF_NPHASES };
 enum tf_mode { TF_MODE_WINDOW = 0, TF_MODE_WAVES, TF_MODE_POISSON, TF_MODE_CLOSED };
 
@@ -50,8 +50,9 @@ extern const char *const tf_phase_names[TF_NPHASES];
 
 typedef struct tf_params {
     /* architecture */
-    int accounting;      /* TF_PG or TF_TB */
-    int payments;        /* TF_PG or TF_REDIS */
+    int accounting;      /* TF_PG, TF_TB or TF_STUB */
+    int payments;        /* TF_PG, TF_REDIS or TF_STUB */
+    sim_dist stub_latency;       /* stub: the one backend await of every request */
     char arch[32];       /* "pg_pg", "pg_redis", "tb_redis", ... */
 
     /* load generator */
@@ -62,10 +63,18 @@ typedef struct tf_params {
     double rate;                 /* poisson arrivals per second */
     sim_dist think;              /* closed loop think time */
     double client_cpu;           /* per request, on the client's loop */
+    double client_cpu_scale;     /* multiplies every client CPU cost (tf_sim applies it) */
     double client_crowding;      /* relative cost growth per request in flight */
-    long keepalive, max_connections;
+    long max_connections;        /* client pool limit; 0: the concurrency */
     double connect_cpu_client, connect_cpu_server;
-    double connect_crowding;     /* client connect cost growth per open connection */
+    double pool_cpu;             /* client CPU of one pass over its connection pool */
+    double pool_conn_cpu;        /* ... per connection in the pool */
+    double pool_idle_cpu;        /* ... per idle connection x connection in the pool */
+    double pool_poll_cpu;        /* ... per idle connection (its socket is polled) */
+    long pool_yields;            /* loop turns between a request's pass and its claim */
+    long send_yields;            /* loop turns between its claim and the request leaving */
+    long recv_yields;            /* loop turns between the response arriving and its release */
+    double keepalive_expiry;     /* an idle client connection closes after this */
     double succeed_rate;         /* webhook payment success */
 
     /* server */

@@ -105,6 +105,18 @@ void tf_prog_build(tf_prog *g, const tf_params *p)
 {
     double pre = p->cpu_request * p->cpu_split, post = p->cpu_request - pre;
     memset(g, 0, sizeof(tf_prog) * TF_EP_N);
+    if (p->accounting == TF_STUB) {
+        /* the stand-in server of `tfsim probe http`: one await per request */
+        for (int ep = 0; ep < TF_EP_N; ep++) {
+            double extra = ep == TF_EP_CHECKOUT ? p->cpu_checkout
+                           : ep == TF_EP_WEBHOOK || ep == TF_EP_WEBHOOK_FAIL ? p->cpu_webhook : 0;
+            emit(&g[ep], TF_U_CPU, 0, pre + extra);
+            emit(&g[ep], TF_U_SLEEP, 0, 0);
+            emit(&g[ep], TF_U_CPU, 0, post);
+            emit(&g[ep], TF_U_END, 0, 0);
+        }
+        return;
+    }
     /* checkout: validate; hold; save session; respond */
     emit(&g[TF_EP_CHECKOUT], TF_U_CPU, 0, pre + p->cpu_checkout);
     emit_hold(&g[TF_EP_CHECKOUT], p);

@@ -30,6 +30,7 @@ enum tf_uop_code {
     TF_U_REDIS,    /* one round trip to Redis; arg: enum tf_redis_op */
     TF_U_TB,       /* submit arg transfers to the batcher and await the batch */
     TF_U_JSOLD,    /* if the hold found no ticket, jump to step arg (error response) */
+    TF_U_SLEEP,    /* await architecture.stub_latency (the stub architecture's backend) */
     TF_U_END       /* respond */
 };
 

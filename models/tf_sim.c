@@ -1,11 +1,14 @@
 #include "models/tf_sim.h"
 #include "models/tf_prog.h"
+#include "models/tf_pool.h"
 #include "models/tf_redis.h"
 
 #include <gsl/gsl_randist.h>
 
 #include <assert.h>
 #include <math.h>
+#include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,7 +49,7 @@ void tf_sim_demand(const tf_params *p, int phase, tf_demand *d)
              : phase == TF_RESERVE ? TF_EP_RESERVE
                                    : TF_EP_COMMIT;
     memset(d, 0, sizeof *d);
-    d->client = p->client_cpu;
+    d->client = p->client_cpu * p->client_cpu_scale;
     d->latency = 2 * p->net_rtt / 2;
     for (int i = 0; i < g[ep].n; i++) {
         const tf_uop *u = &g[ep].u[i];
@@ -65,6 +68,9 @@ void tf_sim_demand(const tf_params *p, int phase, tf_demand *d)
         case TF_U_REDIS:
             d->redis += sim_dist_mean(&p->redis_service) + (u->arg == TF_R_SAVE ? p->redis_save_extra : 0);
             d->latency += p->net_rtt;
+            break;
+        case TF_U_SLEEP:
+            d->latency += sim_dist_mean(&p->stub_latency);
             break;
         case TF_U_TB:
             d->latency += sim_dist_mean(&p->tb_base) + p->tb_per_transfer * u->arg;
@@ -102,6 +108,10 @@ typedef struct loop {
     /* wake_affine: statements whose backend was woken on this loop's core
      * while it ran (obj = request); they start when the burst ends */
     sim_queue stacked;
+    int hold;          /* > 0: queue bursts without starting them (client_hold) */
+    /* CPU a burst adds when it starts, from the state it then finds (the
+     * client's pool passes); NULL: none */
+    double (*at_start)(struct loop *l, const sim_job *j);
 } loop;
 
 typedef struct worker {
@@ -119,6 +129,12 @@ typedef struct req {
     double t0;          /* client start */
     double kind_t0;
     int newconn, soldout, cancel_sent, goodie, rollback;
+    tf_pool_req pr;     /* its place in the client's connection pool */
+    int claim;          /* outcome of its last claim (tf_pool_claim) */
+    long turns;         /* loop turns left before its claim */
+    long lock_conn;     /* the connection whose lock it holds for its claim */
+    sim_fn after;       /* the burst after its turns (turns_then) */
+    double after_cost;
     int cls;            /* ticket class */
     int locks;          /* bit 0: ticket class row, bit 1: goodie row */
     int nmarks;
@@ -141,9 +157,11 @@ typedef struct tfs {
     tf_redis redis;     /* on the host's CPU when redis_on_host */
     sim_batcher wal;
     sim_pool reqs;
-    /* client connections */
-    long conn_open, conn_idle;
-    sim_queue conn_wait;
+    /* the client's connection pool (a new client every phase) */
+    tf_pool pool;
+    double pool_passes, pool_retries, pool_conns;  /* totals over the phases */
+    /* the load generator's costs on this machine (x client.cpu_scale) */
+    double c_cpu, c_connect, c_pool, c_pool_conn, c_pool_idle, c_pool_poll;
     long inflight, inflight_max, wave_overlaps;
     int limit_hit;      /* stopped: too many requests in flight (run.max_pending) */
     /* database state */
@@ -162,6 +180,7 @@ typedef struct tfs {
     double ok[TF_NPHASES], errors[TF_NPHASES], wall[TF_NPHASES];
     sim_welford kind[TF_NKINDS];
     sim_tavg pg_busy;
+    double cpu[2][TF_NPHASES];  /* CPU seconds of the client's, the servers' bursts */
     long pg_running;
     double pg_cpu;     /* backend CPU given so far, s */
     long stacked;
@@ -171,6 +190,8 @@ typedef struct tfs {
 
 static void loop_start(loop *l);
 static void pg_start(sim *s, void *obj);
+static void client_turn(sim *s, void *obj);
+static void client_claimed(sim *s, void *obj);
 
 static void loop_burst_done(sim *s, void *obj)
 {
@@ -196,26 +217,43 @@ static void loop_burst_done(sim *s, void *obj)
 
 static void loop_start(loop *l)
 {
-    sim_job j;
-    if (l->busy || !sim_queue_pop(&l->ready, &j))
-        return;
     tfs *T = l->T;
-    sim_tavg_set(&l->queue_t, T->s.now, (double)sim_queue_len(&l->ready));
-    l->busy = 1;
-    sim_tavg_set(&l->busy_t, T->s.now, 1);
-    double cost = j.x * (1 + l->crowding * (double)l->live);
-    if (cost > 0)
-        cost *= sim_dist_sample(l->shape, l->rng);
-    l->cur_wake = l->next_wake;
-    l->next_wake = 0;
-    cost += l->cur_wake;
-    l->cur = j;
-    l->cur_start = T->s.now;
-    l->cur_cost = cost;
-    if (l->on_host)
-        sim_ps_submit(&T->host, &T->s, l, cost, loop_burst_done);
-    else
-        sim_after(&T->s, cost, 0, loop_burst_done, l);
+    sim_job j;
+    while (!l->busy && !l->hold && sim_queue_pop(&l->ready, &j)) {
+        sim_tavg_set(&l->queue_t, T->s.now, (double)sim_queue_len(&l->ready));
+        l->busy = 1;
+        double nominal = j.x + (l->at_start ? l->at_start(l, &j) : 0);
+        if (nominal == 0 && l->next_wake == 0 && (j.fn == client_turn || j.fn == client_claimed)) {
+            /* a yield of the client's pool code (no CPU): its continuation
+             * runs now, as a burst of no length would, without an event */
+            l->cur = j;
+            l->cur_start = T->s.now;
+            l->cur_cost = 0;
+            l->in_cont = 1;
+            if (j.fn)
+                j.fn(&T->s, j.obj);
+            l->in_cont = 0;
+            l->busy = 0;
+            continue;
+        }
+        sim_tavg_set(&l->busy_t, T->s.now, 1);
+        double cost = nominal * (1 + l->crowding * (double)l->live);
+        if (cost > 0)
+            cost *= sim_dist_sample(l->shape, l->rng);
+        l->cur_wake = l->next_wake;
+        l->next_wake = 0;
+        cost += l->cur_wake;
+        if (T->phase < TF_NPHASES)
+            T->cpu[l == &T->client ? 0 : 1][T->phase] += cost;
+        l->cur = j;
+        l->cur_start = T->s.now;
+        l->cur_cost = cost;
+        if (l->on_host)
+            sim_ps_submit(&T->host, &T->s, l, cost, loop_burst_done);
+        else
+            sim_after(&T->s, cost, 0, loop_burst_done, l);
+        return;
+    }
 }
 
 /* Queue a burst of nominal CPU `cost`; fn(s, obj) runs when it is done.
@@ -569,6 +607,9 @@ static void step(tfs *T, req *r, int on_loop)
             }
             sim_batcher_submit(&w->tb, &T->s, r, (unsigned)u->arg, tb_done);
             return;
+        case TF_U_SLEEP:
+            sim_after(&T->s, sim_dist_sample(&p->stub_latency, T->r_tb), 0, resume, r);
+            return;
         case TF_U_END:
             w->lp.live--;
             client_done(T, r);
@@ -580,7 +621,23 @@ static void step(tfs *T, req *r, int on_loop)
     }
 }
 
-/* ---- client (load generator) ---- */
+/* ---- client (load generator) ----
+ *
+ * TigerFans' load generator (bench/load_phases.py) opens a new
+ * httpx.AsyncClient per phase with Limits(max_connections=C,
+ * max_keepalive_connections=C): every connection is kept alive for the
+ * whole phase.  Its httpcore pool (tf_pool) is run on the client loop:
+ *   start     build the request (client.cpu / 2), enter the pool, pass;
+ *   claim     client.pool_yields loop turns later (anyio Event.wait's
+ *             checkpoint, then the connection's two anyio locks) the
+ *             request checks its connection: IDLE -> send; NEW -> connect
+ *             (client.connect_cpu, a round trip) and send; taken by another
+ *             request -> back to the queue and another pass;
+ *   response  read it (client.cpu / 2), release the connection, pass.
+ * A pass costs pool_cpu + n (pool_conn_cpu + idle pool_idle_cpu) + idle
+ * pool_poll_cpu with the pool's n connections and idle ones when the burst
+ * starts: httpcore walks every connection at every pass, polls the socket
+ * of every idle one, and counts all of them once for every idle one. */
 
 static void phase_next_request(tfs *T);
 static void start_phase(tfs *T);
@@ -600,26 +657,159 @@ static void server_arrive(sim *s, void *obj)
         step(T, r, 0);
 }
 
-static void client_sent(sim *s, void *obj)
-{
-    sim_after(s, T_of(s)->p->net_rtt / 2, 0, server_arrive, obj);
-}
-
 static double client_cost(tfs *T, double base)
 {
     return base * (1 + T->p->client_crowding * (double)T->inflight);
 }
 
-static void conn_acquired(tfs *T, req *r)
+static req *req_of_preq(tf_pool_req *pr) { return (req *)((char *)pr - offsetof(req, pr)); }
+
+/* One pool pass, priced with the pool's state before it. */
+static double pool_pass(tfs *T, const tf_pool_req *caller)
 {
-    const tf_params *p = T->p;
-    double c = client_cost(T, p->client_cpu / 2);
-    if (r->newconn)
-        c += p->connect_cpu_client * (1 + p->connect_crowding * (double)T->conn_open);
-    loop_run(&T->client, r, c, client_sent, 0, 0);
+    double n = (double)T->pool.n, idle = (double)T->pool.idle;
+    tf_pool_pass(&T->pool, caller, T->s.now);
+    return T->c_pool + n * (T->c_pool_conn + idle * T->c_pool_idle) + idle * T->c_pool_poll;
 }
 
-static void conn_granted(sim *s, void *obj) { conn_acquired(T_of(s), obj); }
+static void client_started(sim *s, void *obj);
+static void client_turn(sim *s, void *obj);
+static void client_claimed(sim *s, void *obj);
+static void client_sent(sim *s, void *obj);
+static void client_received(sim *s, void *obj);
+
+/* After n more turns of the client loop (the coroutine yields: it goes
+ * to the back of the loop's ready queue), run a burst of `cost` whose end
+ * calls fn. */
+static void turns_then(tfs *T, req *r, long n, double cost, sim_fn fn)
+{
+    r->turns = n;
+    r->after = fn;
+    r->after_cost = cost;
+    if (n > 0)
+        loop_run(&T->client, r, 0, client_turn, 0, 0);
+    else
+        loop_run(&T->client, r, cost, fn, 0, 0);
+}
+
+/* A request the pool assigned a connection takes the connection's lock
+ * (or waits for it) and checks it client.pool_yields loop turns later. */
+static void claim_later(tfs *T, req *r)
+{
+    if (!tf_pool_lock(&T->pool, &r->pr))
+        return; /* tf_pool_unlock hands it the lock */
+    turns_then(T, r, T->p->pool_yields - 1, 0, client_claimed);
+}
+
+/* A burst's continuation queues what follows while the client loop is
+ * held, then lets it run: a burst that ran at once (a yield runs its
+ * continuation without an event) could make another pool pass before the
+ * requests the first pass assigned are queued. */
+static void client_hold(tfs *T) { T->client.hold++; }
+
+static void client_release(tfs *T)
+{
+    assert(T->client.hold > 0);
+    if (--T->client.hold == 0)
+        loop_start(&T->client);
+}
+
+/* Queue the claims of the requests the last pass assigned (the loop must
+ * be held since that pass). */
+static void wake_assigned(tfs *T)
+{
+    assert(T->client.hold > 0);
+    tf_pool *p = &T->pool;
+    for (long i = 0; i < p->nwoken; i++)
+        claim_later(T, req_of_preq(p->woken[i]));
+    p->nwoken = 0;
+}
+
+/* The client loop's bursts make their pool moves when they start. */
+static double client_at_start(loop *l, const sim_job *j)
+{
+    tfs *T = l->T;
+    req *r = j->obj;
+    if (!r)
+        return 0;
+    if (j->fn == client_started) {
+        tf_pool_enter(&T->pool, &r->pr);
+        return pool_pass(T, &r->pr);
+    }
+    if (j->fn == client_claimed) {
+        r->lock_conn = r->pr.conn;
+        r->claim = tf_pool_claim(&T->pool, &r->pr);
+        if (r->claim == 2)
+            return T->c_connect;
+        if (r->claim == 1)
+            return 0;
+        return pool_pass(T, &r->pr); /* ConnectionNotAvailable: retry */
+    }
+    if (j->fn == client_received) {
+        tf_pool_release(&T->pool, &r->pr, T->s.now);
+        return pool_pass(T, NULL);
+    }
+    return 0;
+}
+
+static void client_started(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    client_hold(T);
+    wake_assigned(T);
+    if (r->pr.state == TF_PREQ_ASSIGNED)
+        claim_later(T, r);
+    /* else it waits for a pass to assign it a connection */
+    client_release(T);
+}
+
+static void client_turn(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    if (--r->turns > 0)
+        loop_run(&T->client, r, 0, client_turn, 0, 0);
+    else
+        loop_run(&T->client, r, r->after_cost, r->after, 0, 0);
+}
+
+/* The request is written (client.send_yields turns after its claim). */
+static void client_sent(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    sim_after(s, T->p->net_rtt * (r->newconn ? 1.5 : 0.5), 0, server_arrive, r);
+}
+
+static void client_claimed(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    client_hold(T);
+    if (r->claim == 0)
+        wake_assigned(T); /* what its retry's pass assigned */
+    /* the next request waiting for this connection's lock checks it in its
+     * next turn */
+    tf_pool_req *w = tf_pool_unlock(&T->pool, r->lock_conn);
+    if (w)
+        loop_run(&T->client, req_of_preq(w), 0, client_claimed, 0, 0);
+    switch (r->claim) {
+    case 2: /* connected (one more round trip), then written */
+    case 1:
+        r->newconn = r->claim == 2;
+        if (T->p->send_yields > 0)
+            turns_then(T, r, T->p->send_yields, 0, client_sent);
+        else
+            client_sent(s, r);
+        break;
+    default:
+        if (r->pr.state == TF_PREQ_ASSIGNED)
+            claim_later(T, r);
+        break;
+    }
+    client_release(T);
+}
 
 static void client_start(tfs *T, int ep)
 {
@@ -637,34 +827,12 @@ static void client_start(tfs *T, int ep)
     r->phase = T->phase;
     r->t0 = T->s.now;
     r->cls = (int)gsl_rng_uniform_int(T->r_class, (unsigned long)T->p->classes);
+    r->pr.conn = -1;
     T->inflight++;
     if (T->inflight > T->inflight_max)
         T->inflight_max = T->inflight;
     T->issued++;
-    if (T->conn_idle > 0) {
-        T->conn_idle--;
-        conn_acquired(T, r);
-    } else if (T->conn_open < T->p->max_connections) {
-        T->conn_open++;
-        r->newconn = 1;
-        conn_acquired(T, r);
-    } else {
-        sim_job j = {r, conn_granted, T->s.now, 0};
-        sim_queue_push(&T->conn_wait, j);
-    }
-}
-
-static void conn_release(tfs *T)
-{
-    sim_job j;
-    if (sim_queue_pop(&T->conn_wait, &j)) {
-        sim_after(&T->s, 0, 0, j.fn, j.obj);
-        return;
-    }
-    if (T->conn_idle < T->p->keepalive)
-        T->conn_idle++;
-    else
-        T->conn_open--; /* httpx closes connections beyond the keep-alive limit */
+    loop_run(&T->client, r, client_cost(T, T->c_cpu / 2), client_started, 0, 0);
 }
 
 static void client_received(sim *s, void *obj)
@@ -673,6 +841,8 @@ static void client_received(sim *s, void *obj)
     req *r = obj;
     double lat = s->now - r->t0;
     int ph = r->phase;
+    client_hold(T);
+    wake_assigned(T);
     if (r->soldout) {
         T->errors[ph]++;
     } else {
@@ -684,15 +854,15 @@ static void client_received(sim *s, void *obj)
         T->rollbacks++;
     T->inflight--;
     T->done++;
-    conn_release(T);
     sim_pool_put(&T->reqs, r);
     phase_next_request(T);
+    client_release(T);
 }
 
 static void response_arrives(sim *s, void *obj)
 {
     tfs *T = T_of(s);
-    loop_run(&T->client, obj, client_cost(T, T->p->client_cpu / 2), client_received, 0, 0);
+    turns_then(T, obj, T->p->recv_yields, client_cost(T, T->c_cpu / 2), client_received);
 }
 
 static void client_done(tfs *T, req *r) { sim_after(&T->s, T->p->net_rtt / 2, 0, response_arrives, r); }
@@ -790,6 +960,18 @@ static void start_phase(tfs *T)
     }
     T->issued = T->done = 0;
     T->phase_t0 = T->s.now;
+    /* every phase opens a new client: no connection yet */
+    T->pool_passes += (double)T->pool.passes;
+    T->pool_retries += (double)T->pool.retries;
+    T->pool_conns += (double)T->pool.created;
+    if (getenv("TFSIM_DEBUG_POOL") && T->pool.passes)
+        fprintf(stderr, "pool: phase %d passes %llu n/pass %.1f idle/pass %.1f queued/pass %.2f "
+                "retries %llu created %ld expired %llu\n",
+                T->phase, (unsigned long long)T->pool.passes, T->pool.sum_n / (double)T->pool.passes,
+                T->pool.sum_idle / (double)T->pool.passes, T->pool.sum_q / (double)T->pool.passes,
+                (unsigned long long)T->pool.retries, T->pool.created,
+                (unsigned long long)T->pool.expired);
+    tf_pool_reset(&T->pool);
     long c = p->concurrency < p->total ? p->concurrency : p->total;
     switch (p->phase_mode[T->phase]) {
     case TF_MODE_WAVES:
@@ -815,7 +997,7 @@ static void collect(tfs *T, tf_out *o)
     for (int i = 0; i < TF_NPHASES; i++) {
         tf_phase_out *ph = &o->phase[i];
         if (!p->phase_on[i]) {
-            ph->throughput = ph->walltime = ph->mean = ph->p50 = ph->p90 = ph->p99 = NAN;
+            ph->throughput = ph->walltime = ph->mean = ph->p50 = ph->p90 = ph->p99 = ph->cpu_client = ph->cpu_server = NAN;
             continue;
         }
         ph->walltime = T->wall[i];
@@ -826,6 +1008,9 @@ static void collect(tfs *T, tf_out *o)
         ph->p50 = sim_hist_quantile(&T->lat_h[i], 0.50);
         ph->p90 = sim_hist_quantile(&T->lat_h[i], 0.90);
         ph->p99 = sim_hist_quantile(&T->lat_h[i], 0.99);
+        double n = T->ok[i] + T->errors[i];
+        ph->cpu_client = n > 0 ? T->cpu[0][i] / n : NAN;
+        ph->cpu_server = n > 0 ? T->cpu[1][i] / n : NAN;
     }
     for (int k = 0; k < TF_NKINDS; k++) {
         o->kind_n[k] = (double)T->kind[k].n;
@@ -908,6 +1093,17 @@ static void collect(tfs *T, tf_out *o)
     }
     o->gate_permits = p->gate;
     o->stacked = T->stacked;
+    {
+        double n = 0;
+        for (int i = 0; i < TF_NPHASES; i++)
+            n += T->ok[i] + T->errors[i];
+        double passes = T->pool_passes + (double)T->pool.passes;
+        double retries = T->pool_retries + (double)T->pool.retries;
+        double conns = T->pool_conns + (double)T->pool.created;
+        o->pool_passes = n > 0 ? passes / n : NAN;
+        o->pool_retries = n > 0 ? retries / n : NAN;
+        o->pool_conns = conns;
+    }
     o->pool_permits = p->pool_size + p->pool_overflow;
     o->inflight_max = T->inflight_max;
     o->wave_overlaps = T->wave_overlaps;
@@ -930,7 +1126,7 @@ static void free_state(tfs *T)
     tf_redis_fini(&T->redis);
     sim_batcher_fini(&T->wal);
     sim_pool_fini(&T->reqs);
-    sim_queue_fini(&T->conn_wait);
+    tf_pool_fini(&T->pool);
     for (int i = 0; i < TF_NPHASES; i++)
         sim_hist_fini(&T->lat_h[i]);
     for (long i = 0; i < T->p->classes; i++)
@@ -972,6 +1168,16 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     sim_sem_init(&T->goodie_lock, 1);
     sim_ps_init(&T->host, p->cores);
     loop_init(&T->client, T, 0, 0, T->r_client, &p->cpu_shape, p->client_on_host);
+    T->client.at_start = client_at_start;
+    T->c_cpu = p->client_cpu * p->client_cpu_scale;
+    T->c_connect = p->connect_cpu_client * p->client_cpu_scale;
+    T->c_pool = p->pool_cpu * p->client_cpu_scale;
+    T->c_pool_conn = p->pool_conn_cpu * p->client_cpu_scale;
+    T->c_pool_idle = p->pool_idle_cpu * p->client_cpu_scale;
+    T->c_pool_poll = p->pool_poll_cpu * p->client_cpu_scale;
+    /* Limits(C, C); every request of a window or wave can be in the pool */
+    tf_pool_init(&T->pool, p->max_connections > 0 ? p->max_connections : p->concurrency,
+                 p->concurrency < p->total ? p->concurrency : p->total, p->keepalive_expiry);
     T->nworkers = p->workers;
     T->w = calloc((size_t)p->workers, sizeof *T->w);
     assert(T->w && "out of memory");
@@ -986,7 +1192,6 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     tf_redis_init(&T->redis, p, p->redis_on_host ? &T->host : NULL);
     sim_batcher_init(&T->wal, 1u << 30, wal_latency, T);
     sim_pool_init(&T->reqs, sizeof(req), 256);
-    sim_queue_init(&T->conn_wait, 16);
     for (int i = 0; i < TF_NPHASES; i++) {
         sim_welford_init(&T->lat_w[i]);
         sim_hist_init(&T->lat_h[i]);

@@ -92,6 +92,9 @@ typedef struct tf_phase_out {
     double throughput, walltime;
     double mean, p50, p90, p99;  /* request latency, seconds */
     double errors, ok;
+    /* CPU seconds per request of the phase on the client loop and on the
+     * server loops (every burst that started during the phase) */
+    double cpu_client, cpu_server;
 } tf_phase_out;
 
 typedef struct tf_out {
@@ -113,6 +116,9 @@ typedef struct tf_out {
      * statements stacked on a busy loop's core */
     long gate_max, pool_max, gate_permits, pool_permits, inflight_max, wave_overlaps;
     long stacked;  /* statements that waited for their loop's burst (wake_affine) */
+    /* the client's pool, per request over all phases: passes, retries
+     * (ConnectionNotAvailable), connections opened */
+    double pool_passes, pool_retries, pool_conns;
 } tf_out;
 
 /* Service demands of one request of a phase at light load (no queueing),

@@ -190,7 +190,9 @@ static int live(const tf_params *p, fake *f, double scale, double per_step, val_
  * round multiples of the CPU steps, so that no two events fall on the same
  * instant (where rounding would pick the order). */
 static const char det_base[] =
-    "[client]\ncpu = 0\ncrowding = 0\nconnect_cpu = 0\nkeepalive = 100000\nmax_connections = 100000\n"
+    "[client]\ncpu = 0\ncrowding = 0\nconnect_cpu = 0\npool_cpu = 0\npool_conn_cpu = 0\n"
+    "pool_idle_cpu = 0\npool_poll_cpu = 0\npool_yields = 1\nsend_yields = 0\nrecv_yields = 0\n"
+    "keepalive_expiry = 0\n"
     "[server]\ncpu_request = 0.4ms\ncpu_webhook = 0.1ms\ncpu_checkout = 0.05ms\ncpu_split = 0.6\n"
     "crowding = 0\naccept_cpu = 0\ncpu_shape = 1\n"
     "[host]\ncores = 4000\nrtt = 0\n"

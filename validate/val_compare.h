@@ -81,9 +81,11 @@
  *   fixed values, from the `live` column of the parameter registry
  *   (models/tf_params.c), so that a new parameter says its own:
  *   server.cpu_shape = 1, crowding = 0, accept_cpu = 0 (no HTTP)
- *   client.cpu = 0, crowding = 0, connect_cpu = 0, keepalive and
- *          max_connections = 1000000: the load generator's per-request work
- *          is on the loop and inside o_rt; client_on_host = true;
+ *   client.cpu = 0, crowding = 0, connect_cpu = 0, pool_* = 0,
+ *          send_yields = recv_yields = 0, keepalive_expiry = 0 (never):
+ *          the live driver has no HTTP layer; the load generator's
+ *          per-request work is on the loop and inside o_rt;
+ *          client_on_host = true;
  *          postgres.jitter = 1
  *   host.cores             online CPUs minus the cores other processes used
  *                          during that point's live run (cores_auto), or the

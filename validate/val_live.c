@@ -180,6 +180,10 @@ int val_live_check(const tf_params *p, sim_err *err)
                            "architecture.accounting = tb: the live driver needs a TigerBeetle "
                            "server for that, which this build does not drive; use accounting = pg "
                            "(pg_pg, pg_redis)");
+    if (p->accounting == TF_STUB)
+        return sim_err_set(err, SIM_EINPUT,
+                           "architecture.accounting = stub: the stand-in server is measured with "
+                           "`tfsim probe http`, not with the live driver");
     if (p->workers != 1)
         return sim_err_set(err, SIM_EINPUT, "server.workers = %ld: the live driver has one event "
                            "loop (workers = 1)", p->workers);

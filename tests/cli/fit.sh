@@ -52,3 +52,26 @@ if grep -v '^#' "$tmp/fit.ini" | grep '=' | grep -Eq '[0-9]{7,}|\.[0-9]*[1-9][0-
 else
     ok
 fi
+# A `tfsim probe http` measurement (header latency_ms,...) is fitted by
+# simulation: the load generator's and the stand-in server's loop costs.
+# tests/data/probe_http_small.csv: httpx 0.28.1/httpcore 1.0.9 at 0 and 2 ms,
+# concurrency 1 and 5 (a loaded machine: the throughputs are low).
+expect 0 "fit a probe http measurement" -- "$TFSIM" fit tests/data/probe_http_small.csv \
+    --fit-latency 2 --reps 1 --iter 20 --format csv --config-out "$tmp/http.ini"
+if grep -q '^parameter,value' "$tmp/out" && grep -q '^client.pool_poll_cpu,' "$tmp/out" &&
+    [ "$(grep -c ',no,' "$tmp/out")" -eq 8 ] && [ "$(grep -c ',yes,' "$tmp/out")" -eq 8 ]; then ok
+else bad "fit http: parameters, 8 fitted and 8 held-out rows"; head -5 "$tmp/out" | sed 's/^/    /'; fi
+expect_err "held-out points: client CPU per request MAPE" "fit http: held-out MAPE reported"
+if grep -q '^\[client\]' "$tmp/http.ini" && grep -q '^pool_idle_cpu = [0-9.e-]*$' "$tmp/http.ini"; then ok
+else bad "fit http --config-out: a [client] fragment"; fi
+printf 'include = %s\n[run]\nreplications = 1\n[client]\nconcurrency = 2\ntotal = 50\n' "$tmp/http.ini" >"$tmp/http_run.ini"
+expect 0 "the fitted client fragment loads in a scenario" -- "$TFSIM" run "$tmp/http_run.ini"
+"$TFSIM" fit tests/data/probe_http_small.csv --reps 1 --iter 3 >"$tmp/a.txt" 2>/dev/null
+"$TFSIM" fit tests/data/probe_http_small.csv --reps 1 --iter 3 >"$tmp/b.txt" 2>/dev/null
+if cmp -s "$tmp/a.txt" "$tmp/b.txt"; then ok; else bad "fit http output not deterministic"; fi
+sed '4s/,1000,1000,0,/,1000,1000x,0,/' tests/data/probe_http_small.csv >"$tmp/bad_http.csv"
+expect 2 "fit http: a bad row" -- "$TFSIM" fit "$tmp/bad_http.csv" --iter 0
+expect_err "bad_http.csv:4: ok" "fit http: names file, line and column"
+expect 2 "fit http: unknown key" -- "$TFSIM" fit tests/data/probe_http_small.csv --fit client.nope --iter 0
+expect 2 "fit http: bad --fit-latency" -- "$TFSIM" fit tests/data/probe_http_small.csv --fit-latency x
+expect_err "--fit-latency" "fit http: names the flag"

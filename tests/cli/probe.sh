@@ -2,7 +2,7 @@
 expect 0 "probe help" -- "$TFSIM" probe --help
 expect_out "examples:" "probe help has examples"
 expect 2 "probe without a server kind" -- "$TFSIM" probe
-expect_err "redis, postgres or tigerbeetle" "probe names the kinds"
+expect_err "redis, postgres, tigerbeetle or http" "probe names the kinds"
 expect 2 "probe unknown kind" -- "$TFSIM" probe mysql
 expect_err "unknown server 'mysql'" "probe names the bad kind"
 expect 2 "probe --count 0" -- "$TFSIM" probe redis --count 0

@@ -44,6 +44,7 @@
 #include "validate/val_amdahl.h"
 #include "validate/val_fit.h"
 #include "validate/val_laws.h"
+#include "validate/val_probe_http.h"
 #include "validate/val_samples.h"
 #include "validate/val_scaling.h"
 #include "validate/val_series.h"
@@ -652,6 +653,48 @@ static inline int fuzz_store_input(const uint8_t *data, size_t size)
             fuzz_check_err("point done", rc, &err);
     }
     rep_store_close(s);
+    return 0;
+}
+
+/* The HTTP probe's CSV reader (val_probe_http_read): every row it accepts
+ * keeps the format's promises, an error names the file, and the summary
+ * of the rows works. */
+static inline int fuzz_http_csv_input(const uint8_t *data, size_t size)
+{
+    char in[128];
+    fuzz_samples_path(in, sizeof in, "http.csv");
+    FILE *f = fopen(in, "wb");
+    assert(f);
+    fwrite(data, 1, size, f);
+    fclose(f);
+    sim_err err;
+    sim_err_clear(&err);
+    val_probe_http_result res;
+    val_probe_http_result_init(&res);
+    int rc = val_probe_http_read(in, &res, &err);
+    if (rc != SIM_OK) {
+        fuzz_check_err("http csv", rc, &err);
+        if (strncmp(err.msg, in, strlen(in)) != 0)
+            FUZZ_FAIL("http csv: message does not name the file: %s\n", err.msg);
+    }
+    for (size_t i = 0; i < res.n; i++) {
+        const val_http_row *r = &res.rows[i];
+        if (r->phase < 0 || r->phase >= VAL_HTTP_NPHASES || r->concurrency < 1 ||
+            r->concurrency > VAL_HTTP_MAX_CONC || r->total < 1 || r->ok > r->total ||
+            r->errors > r->total - r->ok || !(r->walltime > 0) || !isfinite(r->walltime) ||
+            !(r->latency_ms >= 0 && r->latency_ms <= VAL_HTTP_MAX_LATENCY_MS) ||
+            !(isfinite(r->throughput) && r->throughput >= 0) ||
+            !(isfinite(r->client_cpu) && r->client_cpu >= 0) ||
+            !(isfinite(r->server_cpu) && r->server_cpu >= 0) ||
+            (r->server_requests > 0 && !(isfinite(r->server_await) && r->server_await >= 0)) ||
+            (r->server_requests == 0 && !isnan(r->server_await)))
+            FUZZ_FAIL("http csv: row %zu breaks the format\n", i);
+    }
+    sim_table *t = val_probe_http_table(&res);
+    if (!t || (size_t)sim_table_nrows(t) > res.n || (res.n > 0 && sim_table_nrows(t) < 1))
+        FUZZ_FAIL("http csv: summary of %zu rows has %d\n", res.n, t ? sim_table_nrows(t) : -1);
+    sim_table_free(t);
+    val_probe_http_result_fini(&res);
     return 0;
 }
 

@@ -1,0 +1,91 @@
+#include "validate/val_min.h"
+
+#include <assert.h>
+#include <math.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multimin.h>
+
+typedef struct min_ctx {
+    val_min_fn f;
+    void *ctx;
+    val_calib_param *params;
+    size_t np;
+    sim_err *err;
+    int failed;
+} min_ctx;
+
+static double clamp_exp(const val_calib_param *p, double x)
+{
+    double v = exp(x);
+    return v < p->lo ? p->lo : v > p->hi ? p->hi : v;
+}
+
+static double objective(const gsl_vector *x, void *arg)
+{
+    min_ctx *c = arg;
+    if (c->failed)
+        return GSL_POSINF;
+    double penalty = 0;
+    for (size_t i = 0; i < c->np; i++) {
+        double xi = gsl_vector_get(x, i);
+        double lo = log(c->params[i].lo), hi = log(c->params[i].hi);
+        if (xi < lo)
+            penalty += (lo - xi) * (lo - xi) * 100;
+        if (xi > hi)
+            penalty += (xi - hi) * (xi - hi) * 100;
+        c->params[i].value = clamp_exp(&c->params[i], xi);
+    }
+    double v = c->f(c->ctx, c->params, c->np, &c->failed, c->err);
+    return c->failed ? GSL_POSINF : v + penalty;
+}
+
+int val_min_run(val_min_fn f, void *ctx, val_calib_param *params, size_t np, const val_min_opts *o,
+                double *fval, unsigned *iters, sim_err *err)
+{
+    assert(np >= 1);
+    for (size_t i = 0; i < np; i++)
+        if (!(params[i].lo > 0 && params[i].hi > params[i].lo && params[i].value >= params[i].lo &&
+              params[i].value <= params[i].hi))
+            return sim_err_set(err, SIM_EINPUT, "%s: a fitted value must satisfy 0 < lo <= value "
+                               "<= hi (lo %g, value %g, hi %g)", params[i].key, params[i].lo,
+                               params[i].value, params[i].hi);
+    min_ctx c = {f, ctx, params, np, err, 0};
+    gsl_multimin_function fn = {objective, np, &c};
+    gsl_vector *x = gsl_vector_alloc(np), *step = gsl_vector_alloc(np);
+    gsl_multimin_fminimizer *m =
+        gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, np);
+    assert(x && step && m && "out of memory");
+    for (size_t i = 0; i < np; i++) {
+        gsl_vector_set(x, i, log(params[i].value));
+        gsl_vector_set(step, i, 0.3);
+    }
+    int rc = SIM_OK;
+    if (gsl_multimin_fminimizer_set(m, &fn, x, step) != GSL_SUCCESS || c.failed)
+        rc = c.failed ? err->code : sim_err_set(err, SIM_EFAIL, "fit: cannot start the simplex");
+    unsigned it = 0;
+    while (rc == SIM_OK && it < o->max_iter) {
+        it++;
+        int st = gsl_multimin_fminimizer_iterate(m);
+        if (c.failed) {
+            rc = err->code;
+            break;
+        }
+        if (st != GSL_SUCCESS)
+            break; /* the simplex cannot improve further */
+        if (o->progress)
+            o->progress(it, m->fval, o->progress_ctx);
+        if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), o->tol) == GSL_SUCCESS)
+            break;
+    }
+    if (rc == SIM_OK) {
+        for (size_t i = 0; i < np; i++)
+            params[i].value = clamp_exp(&params[i], gsl_vector_get(m->x, i));
+        *fval = m->fval;
+        *iters = it;
+    }
+    gsl_multimin_fminimizer_free(m);
+    gsl_vector_free(x);
+    gsl_vector_free(step);
+    return rc;
+}
