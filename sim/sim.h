@@ -16,6 +16,7 @@
 #ifndef SIM_H
 #define SIM_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,8 +54,16 @@ void sim_reset(sim *s);
 /* Schedule fn(s, obj) at absolute time t >= now / after delay >= 0.
  * Lower prio runs first among equal times.  Returns the event's sequence
  * number. */
-uint64_t sim_at(sim *s, double t, unsigned prio, sim_fn fn, void *obj);
-uint64_t sim_after(sim *s, double delay, unsigned prio, sim_fn fn, void *obj);
+static inline uint64_t sim_at(sim *s, double t, unsigned prio, sim_fn fn, void *obj)
+{
+    assert(t >= s->now && "event scheduled in the past");
+    return sim_calendar_push(&s->cal, t, prio, fn, obj);
+}
+static inline uint64_t sim_after(sim *s, double delay, unsigned prio, sim_fn fn, void *obj)
+{
+    assert(delay >= 0 && "negative delay");
+    return sim_calendar_push(&s->cal, s->now + delay, prio, fn, obj);
+}
 
 /* Movable timers (see sim_calendar.h): a timer of s or -1 when none is
  * left; set it to fire fn(s, obj) at absolute time t >= now, replacing its

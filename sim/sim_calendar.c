@@ -45,7 +45,8 @@ static inline uint64_t time_bits(double t)
 #define PREFETCH_ABOVE 8192
 
 /* Place x in a heap of n slots whose root slot is free. */
-static void sift_down(sim_cal_node *h, size_t n, sim_cal_node x)
+static inline __attribute__((always_inline)) void sift_down(sim_cal_node *h, size_t n,
+                                                          sim_cal_node x)
 {
     size_t i = 0;
     int prefetch = n > PREFETCH_ABOVE;
@@ -93,22 +94,26 @@ void sim_calendar_fill_hole(sim_calendar *c)
         sift_down(c->heap, c->n, c->heap[c->n]);
 }
 
+static __attribute__((noinline)) void grow(sim_calendar *c)
+{
+    c->cap *= 2;
+    c->heap = realloc(c->heap, c->cap * sizeof *c->heap);
+    assert(c->heap && "out of memory");
+}
+
 uint64_t sim_calendar_push(sim_calendar *c, double t, unsigned prio, sim_fn fn, void *obj)
 {
     assert(prio <= SIM_PRIO_MAX && t == t); /* no NaN times */
-    assert(c->seq < SIM_SEQ_MASK);
-    if (!c->hole && c->n == c->cap) {
-        c->cap *= 2;
-        c->heap = realloc(c->heap, c->cap * sizeof *c->heap);
-        assert(c->heap && "out of memory");
-    }
     uint64_t seq = c->seq++;
+    assert(seq < SIM_SEQ_MASK);
     sim_cal_node e = {(sim_cal_key)time_bits(t) << 64 | ((uint64_t)prio << 48 | seq), fn, obj};
     if (c->hole) {
         c->hole = 0;
         sift_down(c->heap, c->n, e);
         return seq;
     }
+    if (c->n == c->cap)
+        grow(c);
     size_t i = c->n++;
     sim_cal_node *h = c->heap;
     while (i > 0) {
@@ -146,6 +151,45 @@ static void emit(const sim_cal_node *r, sim_event *out)
     out->key = (uint64_t)r->k;
     out->fn = r->fn;
     out->obj = r->obj;
+}
+
+/* The timers' part of sim_calendar_pop_until (some timer is armed). */
+static __attribute__((noinline)) int pop_until_timers(sim_calendar *c, double t_end,
+                                                      sim_event *out)
+{
+    int ti = sim_calendar_first_timer(c);
+    const sim_cal_node *x = ti >= 0 ? &c->timer[ti] : &c->heap[0];
+    if (sim_calendar_time_of((uint64_t)(x->k >> 64)) > t_end)
+        return SIM_CAL_LATER;
+    emit(x, out);
+    if (ti >= 0)
+        c->armed &= ~(1u << ti);
+    else
+        c->hole = 1;
+    return SIM_CAL_EVENT;
+}
+
+int sim_calendar_pop_until(sim_calendar *c, double t_end, sim_event *out)
+{
+    if (c->hole) {
+        c->hole = 0;
+        if (--c->n > 0)
+            sift_down(c->heap, c->n, c->heap[c->n]);
+    }
+    if (c->armed)
+        return pop_until_timers(c, t_end, out);
+    if (c->n == 0)
+        return SIM_CAL_EMPTY;
+    const sim_cal_node *x = &c->heap[0];
+    double t = sim_calendar_time_of((uint64_t)(x->k >> 64));
+    if (t > t_end)
+        return SIM_CAL_LATER;
+    out->t = t;
+    out->key = (uint64_t)x->k;
+    out->fn = x->fn;
+    out->obj = x->obj;
+    c->hole = 1;
+    return SIM_CAL_EVENT;
 }
 
 int sim_calendar_pop(sim_calendar *c, sim_event *out)

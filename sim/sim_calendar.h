@@ -93,6 +93,14 @@ uint64_t sim_calendar_push(sim_calendar *c, double t, unsigned prio, sim_fn fn, 
 /* Remove the least event into *out; returns 0 if the calendar is empty. */
 int sim_calendar_pop(sim_calendar *c, sim_event *out);
 
+/* What sim_calendar_pop_until found. */
+enum { SIM_CAL_EMPTY = 0, SIM_CAL_EVENT = 1, SIM_CAL_LATER = 2 };
+/* The run loop's step: remove the least event into *out if its time is
+ * <= t_end (SIM_CAL_EVENT); otherwise leave the calendar as it is and
+ * return SIM_CAL_EMPTY or SIM_CAL_LATER.  The same as size, peek_time and
+ * pop in one call. */
+int sim_calendar_pop_until(sim_calendar *c, double t_end, sim_event *out);
+
 static inline size_t sim_calendar_size(const sim_calendar *c)
 {
     /* bits set in the 4-bit armed mask (a table: __builtin_popcount is a

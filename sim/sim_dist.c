@@ -378,7 +378,7 @@ static double sample_fast(const sim_dist *d, gsl_rng *r)
     return x + d->shift;
 }
 
-double sim_dist_sample(const sim_dist *d, gsl_rng *r)
+double sim_dist_sample_any(const sim_dist *d, gsl_rng *r)
 {
     if (sim_rng_is_xoshiro(r))
         return sample_fast(d, r);

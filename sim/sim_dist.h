@@ -27,6 +27,8 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "sim/sim_rng.h"
+
 typedef enum sim_dist_kind {
     SIM_DIST_CONST,
     SIM_DIST_EXP,
@@ -59,7 +61,16 @@ sim_dist sim_dist_const(double v);
 /* Copy src into dst (dst gets its own quantile array). */
 void sim_dist_copy(sim_dist *dst, const sim_dist *src);
 
-double sim_dist_sample(const sim_dist *d, gsl_rng *r);
+/* A sample of d drawn from r: with GSL's samplers from an MT19937 stream,
+ * with sim_rng's from a xoshiro256** stream (an exponential from such a
+ * stream inline). */
+double sim_dist_sample_any(const sim_dist *d, gsl_rng *r);
+static inline double sim_dist_sample(const sim_dist *d, gsl_rng *r)
+{
+    if (d->kind == SIM_DIST_EXP && sim_rng_is_xoshiro(r))
+        return d->a * sim_rng_exp1(r) + d->shift;
+    return sim_dist_sample_any(d, r);
+}
 double sim_dist_mean(const sim_dist *d);
 double sim_dist_var(const sim_dist *d);
 /* Multiply every sample by f > 0 (scales mean by f, sd by f). */
