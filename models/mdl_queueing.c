@@ -118,7 +118,7 @@ static void done_station(sim *s, void *obj)
     /* left the last station */
     r->departures++;
     double resp = s->now - c->t0;
-    if (r->measuring)
+    if (r->measuring && r->m->has_net) /* only the network row reports it */
         sim_welford_add(&r->cycle, resp);
     if (r->series)
         sim_series_add(r->series, resp);
