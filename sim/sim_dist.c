@@ -28,7 +28,7 @@ static int fail(char *msg, size_t len, const char *fmt, const char *x)
 
 sim_dist sim_dist_const(double v)
 {
-    sim_dist d = {SIM_DIST_CONST, v, 0, 0, NULL, 0};
+    sim_dist d = {SIM_DIST_CONST, v, 0, 0, NULL, 0, 0, 0};
     return d;
 }
 
@@ -324,6 +324,8 @@ int sim_dist_parse(const char *spec, sim_dist *d, char *msg, size_t len)
         rc = fail(msg, len, "shift must be >= 0 in '%s'", spec);
     if (rc == 0 && (!isfinite(sim_dist_mean(d)) || !isfinite(sim_dist_var(d))))
         rc = fail(msg, len, "'%s' has no finite mean or variance", spec);
+    if (rc == 0 && d->kind == SIM_DIST_GAMMA)
+        sim_rng_gamma_prepare(d->a, &d->gd, &d->gc);
     if (rc)
         sim_dist_fini(d);
     return rc;
@@ -359,7 +361,7 @@ static double sample_fast(const sim_dist *d, gsl_rng *r)
         x = exp(d->a + d->b * sim_rng_normal1(r));
         break;
     case SIM_DIST_GAMMA:
-        x = d->b * sim_rng_gamma1(r, d->a);
+        x = d->b * (d->gd > 0 ? sim_rng_gamma1_dc(r, d->a, d->gd, d->gc) : sim_rng_gamma1(r, d->a));
         break;
     case SIM_DIST_WEIBULL:
         x = d->b * pow(sim_rng_exp1(r), 1 / d->a);

@@ -48,6 +48,9 @@ typedef struct sim_dist {
     double shift;
     double *q;     /* EMPIRICAL: nq quantiles, owned */
     size_t nq;
+    double gd, gc; /* GAMMA: the sampler's constants for shape a
+                      (sim_rng_gamma_prepare), set by parse and copy; 0 when
+                      the distribution was built by hand (computed per draw) */
 } sim_dist;
 
 /* Parse spec into d (caller-provided storage).  On error returns -1 and

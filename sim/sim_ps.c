@@ -15,6 +15,7 @@ void sim_ps_init(sim_ps *p, double cores)
     p->heap = malloc(p->cap * sizeof *p->heap);
     assert(p->heap && "out of memory");
     p->n = 0;
+    p->rate = 0;
     p->order = 0;
     p->is_armed = 0;
     p->armed = 0;
@@ -39,12 +40,18 @@ void sim_ps_reset_stats(sim_ps *p, double now)
     sim_welford_init(&p->resp);
 }
 
-static inline double rate(const sim_ps *p)
+/* min(1, K/n), 0 when idle: K/n < 1 exactly when n > K (a quotient of
+ * doubles a < b rounds below 1), so the division is done only then. */
+static inline void set_rate(sim_ps *p)
 {
-    if (p->n == 0)
-        return 0;
-    double r = p->cores / (double)p->n;
-    return r < 1.0 ? r : 1.0;
+    double n = (double)p->n;
+    p->rate = p->n == 0 ? 0 : n <= p->cores ? 1.0 : p->cores / n;
+}
+
+/* x / rate, without the division when the rate is 1 (the same value). */
+static inline double per_rate(const sim_ps *p, double x)
+{
+    return p->rate == 1.0 ? x : x / p->rate;
 }
 
 static inline int before(const sim_ps_job *a, const sim_ps_job *b)
@@ -54,7 +61,7 @@ static inline int before(const sim_ps_job *a, const sim_ps_job *b)
 
 static void advance(sim_ps *p, double now)
 {
-    p->v += (now - p->t_last) * rate(p);
+    p->v += (now - p->t_last) * p->rate;
     p->t_last = now;
 }
 
@@ -74,6 +81,7 @@ static void heap_push(sim_ps *p, sim_ps_job j)
         i = q;
     }
     p->heap[i] = j;
+    set_rate(p);
 }
 
 static sim_ps_job heap_pop(sim_ps *p)
@@ -94,6 +102,7 @@ static sim_ps_job heap_pop(sim_ps *p)
         }
         p->heap[i] = last;
     }
+    set_rate(p);
     return top;
 }
 
@@ -107,7 +116,7 @@ static void arm(sim_ps *p, sim *s)
         p->is_armed = 0;
         return;
     }
-    double dt = (p->heap[0].finish - p->v) / rate(p);
+    double dt = per_rate(p, p->heap[0].finish - p->v);
     if (dt < 0)
         dt = 0;
     if (p->is_armed && p->armed_t <= s->now + dt)
@@ -140,7 +149,7 @@ static void on_complete(sim *s, void *obj)
         return; /* stale: the job set changed after this event was armed */
     advance(p, s->now);
     p->is_armed = 0;
-    double due = s->now + (p->heap[0].finish - p->v) / rate(p);
+    double due = s->now + per_rate(p, p->heap[0].finish - p->v);
     if (due - s->now > 4 * DBL_EPSILON * (s->now > 1.0 ? s->now : 1.0)) {
         arm(p, s); /* fired early: arrivals slowed the top job down */
         return;

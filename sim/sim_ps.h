@@ -43,6 +43,7 @@ typedef struct sim_ps {
     double v, t_last;
     sim_ps_job *heap;  /* min-heap on (finish, order), owned */
     size_t n, cap;
+    double rate;       /* each job's rate, min(1, K/n) (0 when idle); set when n changes */
     uint64_t order;
     uint64_t armed;    /* sequence number of the armed completion event */
     double armed_t;    /* its time */

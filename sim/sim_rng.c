@@ -218,12 +218,24 @@ double sim_rng_normal1_slow(gsl_rng *r, uint64_t b)
     }
 }
 
-double sim_rng_gamma1(gsl_rng *r, double shape)
+void sim_rng_gamma_prepare(double shape, double *d, double *c)
 {
     assert(shape > 0);
+    *d = (shape < 1 ? shape + 1 : shape) - 1.0 / 3;
+    *c = (1.0 / 3) / sqrt(*d);
+}
+
+double sim_rng_gamma1(gsl_rng *r, double shape)
+{
+    double d, c;
+    sim_rng_gamma_prepare(shape, &d, &c);
+    return sim_rng_gamma1_dc(r, shape, d, c);
+}
+
+double sim_rng_gamma1_dc(gsl_rng *r, double shape, double d, double c)
+{
     if (shape < 1)
-        return sim_rng_gamma1(r, shape + 1) * pow(sim_rng_uniform_pos(r), 1 / shape);
-    double d = shape - 1.0 / 3, c = (1.0 / 3) / sqrt(d);
+        return sim_rng_gamma1_dc(r, shape + 1, d, c) * pow(sim_rng_uniform_pos(r), 1 / shape);
     for (;;) {
         double x, v;
         do {

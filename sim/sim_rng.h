@@ -161,5 +161,9 @@ static inline double sim_rng_normal1(gsl_rng *r)
 
 /* Gamma with the given shape (> 0) and scale 1. */
 double sim_rng_gamma1(gsl_rng *r, double shape);
+/* The same with the method's constants precomputed by
+ * sim_rng_gamma_prepare(shape, &d, &c). */
+double sim_rng_gamma1_dc(gsl_rng *r, double shape, double d, double c);
+void sim_rng_gamma_prepare(double shape, double *d, double *c);
 
 #endif
