@@ -30,12 +30,6 @@ void sim_reset(sim *s)
     s->cur_seq = UINT64_MAX;
 }
 
-uint64_t sim_timer_set(sim *s, int id, double t, unsigned prio, sim_fn fn, void *obj)
-{
-    assert(t >= s->now && "timer set in the past");
-    return sim_calendar_timer_set(&s->cal, id, t, prio, fn, obj);
-}
-
 void sim_stop(sim *s) { s->stop = 1; }
 
 /* The checks of sim_run in their order of precedence, when max_events

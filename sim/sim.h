@@ -70,7 +70,11 @@ static inline uint64_t sim_after(sim *s, double delay, unsigned prio, sim_fn fn,
  * pending firing (returns the firing's sequence number); drop its pending
  * firing. */
 static inline int sim_timer_new(sim *s) { return sim_calendar_timer_new(&s->cal); }
-uint64_t sim_timer_set(sim *s, int id, double t, unsigned prio, sim_fn fn, void *obj);
+static inline uint64_t sim_timer_set(sim *s, int id, double t, unsigned prio, sim_fn fn, void *obj)
+{
+    assert(t >= s->now && "timer set in the past");
+    return sim_calendar_timer_set(&s->cal, id, t, prio, fn, obj);
+}
 static inline void sim_timer_clear(sim *s, int id) { sim_calendar_timer_clear(&s->cal, id); }
 
 /* Run events with time <= t_end (use INFINITY for no bound). */

@@ -30,14 +30,7 @@ void sim_calendar_clear(sim_calendar *c)
     c->armed = 0;
 }
 
-/* Ordered bits of t (see the header); -0 becomes +0 first. */
-static inline uint64_t time_bits(double t)
-{
-    t += 0.0;
-    uint64_t b;
-    memcpy(&b, &t, sizeof b);
-    return (b >> 63) ? ~b : b ^ (UINT64_C(1) << 63);
-}
+#define time_bits sim_calendar_time_bits
 
 /* Heaps above this many nodes (256 KiB) no longer fit in the inner caches:
  * sift_down then prefetches the grandchildren while it compares the
@@ -134,17 +127,6 @@ int sim_calendar_timer_new(sim_calendar *c)
     return (int)c->ntimers++;
 }
 
-uint64_t sim_calendar_timer_set(sim_calendar *c, int id, double t, unsigned prio, sim_fn fn, void *obj)
-{
-    assert(id >= 0 && (unsigned)id < c->ntimers);
-    assert(prio <= SIM_PRIO_MAX && t == t); /* no NaN times */
-    assert(c->seq < SIM_SEQ_MASK);
-    uint64_t seq = c->seq++;
-    c->timer[id] = (sim_cal_node){(sim_cal_key)time_bits(t) << 64 | ((uint64_t)prio << 48 | seq), fn, obj};
-    c->armed |= 1u << id;
-    return seq;
-}
-
 static void emit(const sim_cal_node *r, sim_event *out)
 {
     out->t = sim_calendar_time_of((uint64_t)(r->k >> 64));
@@ -157,8 +139,19 @@ static void emit(const sim_cal_node *r, sim_event *out)
 static __attribute__((noinline)) int pop_until_timers(sim_calendar *c, double t_end,
                                                       sim_event *out)
 {
-    int ti = sim_calendar_first_timer(c);
-    const sim_cal_node *x = ti >= 0 ? &c->timer[ti] : &c->heap[0];
+    /* the least armed timer, then the heap's least node if it comes first */
+    unsigned a = c->armed;
+    int ti = __builtin_ctz(a);
+    for (a &= a - 1; a; a &= a - 1) {
+        int i = __builtin_ctz(a);
+        if (c->timer[i].k < c->timer[ti].k)
+            ti = i;
+    }
+    const sim_cal_node *x = &c->timer[ti];
+    if (c->n > 0 && c->heap[0].k < x->k) {
+        x = &c->heap[0];
+        ti = -1;
+    }
     if (sim_calendar_time_of((uint64_t)(x->k >> 64)) > t_end)
         return SIM_CAL_LATER;
     emit(x, out);

@@ -126,9 +126,31 @@ static inline int sim_calendar_first_timer(const sim_calendar *c)
 /* A timer of this calendar: its id (>= 0), or -1 when all SIM_CAL_TIMERS
  * are handed out (the caller then pushes events instead). */
 int sim_calendar_timer_new(sim_calendar *c);
+/* Ordered bits of t (see above); -0 becomes +0 first. */
+static inline uint64_t sim_calendar_time_bits(double t)
+{
+    t += 0.0;
+    uint64_t b;
+    memcpy(&b, &t, sizeof b);
+    return (b >> 63) ? ~b : b ^ (UINT64_C(1) << 63);
+}
+
 /* Set timer id to fire fn(obj) at (t, prio), replacing a firing still
  * pending; returns the firing's sequence number. */
-uint64_t sim_calendar_timer_set(sim_calendar *c, int id, double t, unsigned prio, sim_fn fn, void *obj);
+static inline uint64_t sim_calendar_timer_set(sim_calendar *c, int id, double t, unsigned prio,
+                                              sim_fn fn, void *obj)
+{
+    assert(id >= 0 && (unsigned)id < c->ntimers);
+    assert(prio <= SIM_PRIO_MAX && t == t); /* no NaN times */
+    uint64_t seq = c->seq++;
+    assert(seq < SIM_SEQ_MASK);
+    sim_cal_node *x = &c->timer[id];
+    x->k = (sim_cal_key)sim_calendar_time_bits(t) << 64 | ((uint64_t)prio << 48 | seq);
+    x->fn = fn;
+    x->obj = obj;
+    c->armed |= 1u << id;
+    return seq;
+}
 /* Drop timer id's pending firing, if any. */
 static inline void sim_calendar_timer_clear(sim_calendar *c, int id)
 {
