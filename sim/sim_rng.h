@@ -35,6 +35,7 @@
 #define SIM_RNG_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -153,8 +154,13 @@ static inline double sim_rng_normal1(gsl_rng *r)
     uint64_t u = b >> 11;
     const sim_rng_zig_layer *l = &sim_rng_zig_norm.layer[b & 0xff];
     if (u < l->k) {
+        /* the sign from bit 8, without a branch (it is a coin flip) */
         double x = (double)(int64_t)u * l->w;
-        return (b & 0x100) ? -x : x;
+        uint64_t xb;
+        memcpy(&xb, &x, sizeof xb);
+        xb ^= (b & 0x100) << 55;
+        memcpy(&x, &xb, sizeof x);
+        return x;
     }
     return sim_rng_normal1_slow(r, b);
 }
