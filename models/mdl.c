@@ -36,8 +36,9 @@ static const sim_cfg_key common_schema[] = {
     {"run", "max_pending", SIM_CFG_INT, "1e7", 16, 1e9, NULL, "events",
      "resource bound: pending events (memory: 32 bytes each plus the model's objects)"},
     {"run", "rng", SIM_CFG_ENUM, "xoshiro256ss", 0, 0, SIM_RNG_KIND_NAMES, NULL,
-     "generator of every random stream: xoshiro256** with tfsim's fast samplers, or GSL's "
-     "MT19937 with GSL's samplers (the numbers tfsim drew before xoshiro256ss became the default)"},
+     "generator of every random stream: xoshiro256ss (Blackman and Vigna's xoshiro256 "
+     "star-star) with tfsim's fast samplers, or GSL's MT19937 with GSL's samplers (the numbers "
+     "tfsim drew before xoshiro256ss became the default)"},
 };
 #define NCOMMON (sizeof common_schema / sizeof common_schema[0])
 
