@@ -10,8 +10,9 @@
  * (assertion).  cur_seq is the sequence number of the event being run
  * (owners of lazily cancelled events compare it with what they stored).
  * Resource bounds: max_events, max_pending and t_end stop the loop with a status, never
- * abort.  Cost per event: one heap pop, one indirect call, two compares,
- * and a compare per armed timer (sim_timer_*, at most SIM_CAL_TIMERS).
+ * abort.  Cost per event: one call of sim_calendar_pop_until (a heap pop,
+ * and a compare per armed timer: sim_timer_*, at most SIM_CAL_TIMERS), one
+ * indirect call (the event's), a few compares.
  */
 #ifndef SIM_H
 #define SIM_H

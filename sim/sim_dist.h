@@ -1,5 +1,8 @@
 /* sim_dist: service-time and delay distributions, parsed from text specs
- * and sampled with GSL.
+ * and sampled from a stream of sim_rng: with GSL's samplers on an MT19937
+ * stream, with sim_rng's faster ones (ziggurat exponential and normal,
+ * Marsaglia-Tsang gamma) on a xoshiro256** stream; the same
+ * distributions either way.
  *
  * Spec grammar (values are durations: bare numbers are seconds, units ns,
  * us, ms, s, min, h are allowed; for non-time quantities just use numbers):
@@ -17,7 +20,8 @@
  *
  * Invariants: a parsed distribution has finite, non-negative mean; samples
  * are >= 0 for every form except normal with shift < 0 (rejected).
- * Cost: parsing O(spec length); sampling O(1) (one or two GSL variates);
+ * Cost: parsing O(spec length); sampling O(1) (an exponential from a
+ * xoshiro256** stream: one 64-bit draw, inline, in 99% of the cases);
  * empirical keeps its quantile array on the heap (freed by sim_dist_fini).
  */
 #ifndef SIM_DIST_H

@@ -6,7 +6,7 @@
  * random numbers; different replications are independent.
  *
  * Generators (run.rng; both are gsl_rng, so every GSL sampler works):
- *   SIM_RNG_XOSHIRO (default): xoshiro256** (Blackman and Vigna, 2018;
+ *   SIM_RNG_XOSHIRO (default, run.rng = xoshiro256ss): xoshiro256** (Blackman and Vigna, 2018;
  *     period 2^256 - 1, 64-bit outputs, passes BigCrush), a gsl_rng_type of
  *     this module (sim_rng_xoshiro256ss).  gsl_rng_get returns all 64 bits;
  *     gsl_rng_uniform the top 53 bits / 2^53.  Seeding: the 256-bit state
@@ -18,7 +18,7 @@
  *     period.  The state is never all zero (splitmix64's output is a
  *     bijection of its state and four successive states differ).
  *     sim_dist samples such a stream with its own fast samplers.
- *   SIM_RNG_MT19937: GSL's MT19937 seeded as before this generator existed
+ *   SIM_RNG_MT19937 (run.rng = mt19937): GSL's MT19937 seeded as before this generator existed
  *     (seed32 = mix(master) + rep * SIM_RNG_MAX_STREAMS + stream, mod 2^32;
  *     0 replaced by mix(master) - 1, which no pair reaches, because GSL
  *     turns seed 0 into 4357), sampled with GSL's own samplers: the numbers
