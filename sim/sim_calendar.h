@@ -23,11 +23,11 @@
  * heaps larger than the caches, prefetches the grandchildren; memory 32
  * bytes per pending event.  (bench/bench_calendar.c: hold model.)  Why
  * this shape (issue 18, hold model, exp(1) increments, CPU time medians on
- * a loaded machine): 4-ary beat 2-ary by 3% at 10^2 pending and 6% at
- * 10^3 and by 2x at 10^6; 8-ary tied at 10^2-10^3 and was faster only at
- * 10^6; a bottom-up sift (hole to a leaf, then up) lost 10-20% at 10^2;
- * keys in their own array (16-byte keys, siblings on one cache line) lost
- * 20%.  There is no cancel in the heap: owners mark stale events themselves (compare
+ * a loaded machine, without prefetching): 4-ary beat 2-ary by 3% at 10^2
+ * pending, 6% at 10^3 and 1.8x at 10^6; 8-ary tied at 10^2-10^3 and was
+ * 1.5-2x faster only at 10^6; a bottom-up sift (hole to a leaf, then up)
+ * lost 10% at 10^2 and tied at 10^3; keys in their own array (16-byte
+ * keys, siblings on one cache line) lost 20%.  There is no cancel in the heap: owners mark stale events themselves (compare
  * the returned seq).
  * Timers: up to SIM_CAL_TIMERS movable events kept beside the heap, each
  * with at most one firing pending; setting a timer replaces its pending
