@@ -42,17 +42,30 @@ static inline __attribute__((always_inline)) void sift_down(sim_cal_node *h, siz
                                                           sim_cal_node x)
 {
     size_t i = 0;
-    int prefetch = n > PREFETCH_ABOVE;
     /* Nodes with four children: the least child is found by two pairwise
      * minima, branch-free, then the hole moves down while that child is
      * less than x. */
+    if (n > PREFETCH_ABOVE)
+        for (;;) {
+            size_t l = 4 * i + 1;
+            if (l + 3 >= n)
+                goto last;
+            for (size_t g = 4 * l + 1, k = 0; k < 16 && g + k < n; k += 2)
+                __builtin_prefetch(&h[g + k]);
+            size_t a = l + (h[l + 1].k < h[l].k);
+            size_t b = l + 2 + (h[l + 3].k < h[l + 2].k);
+            size_t m = h[b].k < h[a].k ? b : a;
+            if (!(h[m].k < x.k)) {
+                h[i] = x;
+                return;
+            }
+            h[i] = h[m];
+            i = m;
+        }
     for (;;) {
         size_t l = 4 * i + 1;
         if (l + 3 >= n)
             break;
-        if (prefetch)
-            for (size_t g = 4 * l + 1, k = 0; k < 16 && g + k < n; k += 2)
-                __builtin_prefetch(&h[g + k]);
         size_t a = l + (h[l + 1].k < h[l].k);
         size_t b = l + 2 + (h[l + 3].k < h[l + 2].k);
         size_t m = h[b].k < h[a].k ? b : a;
@@ -63,6 +76,7 @@ static inline __attribute__((always_inline)) void sift_down(sim_cal_node *h, siz
         h[i] = h[m];
         i = m;
     }
+last:;
     /* The last inner node may have one to three children. */
     size_t l = 4 * i + 1;
     if (l < n) {
