@@ -30,8 +30,6 @@ void sim_calendar_clear(sim_calendar *c)
     c->armed = 0;
 }
 
-#define time_bits sim_calendar_time_bits
-
 /* Heaps above this many nodes (256 KiB) no longer fit in the inner caches:
  * sift_down then prefetches the grandchildren while it compares the
  * children. */
@@ -113,7 +111,7 @@ uint64_t sim_calendar_push(sim_calendar *c, double t, unsigned prio, sim_fn fn, 
     assert(prio <= SIM_PRIO_MAX && t == t); /* no NaN times */
     uint64_t seq = c->seq++;
     assert(seq < SIM_SEQ_MASK);
-    sim_cal_node e = {(sim_cal_key)time_bits(t) << 64 | ((uint64_t)prio << 48 | seq), fn, obj};
+    sim_cal_node e = {(sim_cal_key)sim_calendar_time_bits(t) << 64 | ((uint64_t)prio << 48 | seq), fn, obj};
     if (c->hole) {
         c->hole = 0;
         sift_down(c->heap, c->n, e);
