@@ -195,6 +195,37 @@ static void test_uniform_mean(void **state)
     }
 }
 
+/* Neighbouring streams (stream k and k + 1, replication r and r + 1, seed
+ * m and m + 1) look independent: the correlation of 1e5 paired uniforms is
+ * within 5 / sqrt(n) of 0, for both generators. */
+static void test_streams_uncorrelated(void **state)
+{
+    (void)state;
+    enum { N = 100000 };
+    static const uint32_t pairs[][2][3] = {{{1, 0, 0}, {1, 0, 1}},
+                                           {{1, 0, 7}, {1, 1, 7}},
+                                           {{1, 3, 2}, {2, 3, 2}},
+                                           {{0, 0, 4095}, {0, 1, 0}}};
+    for (int kind = 0; kind < 2; kind++)
+        for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
+            gsl_rng *a = sim_rng_new_kind((sim_rng_kind)kind, pairs[p][0][0], pairs[p][0][1],
+                                          pairs[p][0][2]);
+            gsl_rng *b = sim_rng_new_kind((sim_rng_kind)kind, pairs[p][1][0], pairs[p][1][1],
+                                          pairs[p][1][2]);
+            double sx = 0, sy = 0, sxy = 0, sxx = 0, syy = 0;
+            for (int i = 0; i < N; i++) {
+                double x = gsl_rng_uniform(a) - 0.5, y = gsl_rng_uniform(b) - 0.5;
+                sx += x, sy += y, sxy += x * y, sxx += x * x, syy += y * y;
+            }
+            double cov = sxy / N - (sx / N) * (sy / N);
+            double rho = cov / sqrt((sxx / N - (sx / N) * (sx / N)) * (syy / N - (sy / N) * (sy / N)));
+            if (fabs(rho) > 5 / sqrt((double)N))
+                fail_msg("%s: streams %zu correlate: %.5f", gsl_rng_name(a), p, rho);
+            gsl_rng_free(a);
+            gsl_rng_free(b);
+        }
+}
+
 /* ---- the ziggurat tables and the samplers ---- */
 
 /* The tables' layers have equal areas and the top layer closes at 0: the
@@ -343,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_kind_names),
         cmocka_unit_test(test_reproducible),
         cmocka_unit_test(test_different),
+        cmocka_unit_test(test_streams_uncorrelated),
         cmocka_unit_test(test_zig_tables),
         cmocka_unit_test(test_samplers_ks),
         cmocka_unit_test(test_samplers_tails),
