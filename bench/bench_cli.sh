@@ -36,3 +36,32 @@ read -r kb secs <"$tmp/fit.time"
 mb=$((kb / 1024))
 echo "fit of 10^6 rows in 10^5 groups: peak ${mb} MB, ${secs} s (target < 200 MB)"
 [ "$mb" -lt 200 ]
+
+# Calibration and prediction on the shipped data (issue 15): a full pg_pg
+# calibration (12 concurrencies x 4 phases = 48 points, fitted afresh with
+# --refit) on --jobs 2 (target: under 15 s), then predict with the stored
+# calibration (target: under 2 s), median of 3 each.
+data=tests/data/calibration.csv
+db="$tmp/bench.db"
+times=""
+for k in 1 2 3; do
+    start=$(date +%s.%N)
+    "$TFSIM" calibrate --tigerbench $data --arch pg_pg --jobs 2 --db "$db" --refit >"$tmp/cal.txt" 2>&1
+    end=$(date +%s.%N)
+    times="$times $(echo "$end - $start" | bc -l)"
+done
+med=$(echo $times | tr ' ' '\n' | sort -n | sed -n 2p)
+evals=$(sed -n 's/.*iterations (\([0-9]*\) evaluations).*/\1/p' "$tmp/cal.txt" | head -1)
+echo "calibrate pg_pg, 48 points, --jobs 2: median ${med} s of 3, ${evals} evaluations (target < 15 s)"
+"$TFSIM" predict --tigerbench $data --baseline pg_pg --target tb_redis --jobs 2 --db "$db" >/dev/null 2>&1
+times=""
+for k in 1 2 3; do
+    start=$(date +%s.%N)
+    "$TFSIM" predict --tigerbench $data --baseline pg_pg --target tb_redis --jobs 2 --db "$db" \
+        --format csv >"$tmp/pred.csv" 2>"$tmp/pred.err"
+    end=$(date +%s.%N)
+    times="$times $(echo "$end - $start" | bc -l)"
+done
+grep -q "the fit stored for these data" "$tmp/pred.err" || { echo "predict did not use the stored calibration"; exit 1; }
+med=$(echo $times | tr ' ' '\n' | sort -n | sed -n 2p)
+echo "predict tb_redis with the stored calibration, --jobs 2: median ${med} s of 3 (target < 2 s)"

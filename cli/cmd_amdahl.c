@@ -423,12 +423,18 @@ static int simulate_points(const opts *o, const val_tigerbench *tb, val_scaling 
     val_calib_sim sims[256];
     size_t n = 0;
     val_series_opts so = {0, 1e5};
-    val_calib_opts vo = {1, 5, 0, 0.25, 1e-3, 2, NULL, NULL};
-    int rc = cli_calib_base(o->simulate, tb, o->arch, NULL, cfg, err);
+    val_series ser;
+    val_calib_opts vo;
+    val_calib_opts_init(&vo);
+    vo.reps = 5;
+    int rc = val_series_build(tb, &so, &ser, err);
     if (rc == SIM_OK)
-        rc = val_calib_points(tb, o->arch, &so, pts, 256, &n, err);
+        rc = val_calib_base(o->simulate, tb, o->arch, NULL, cfg, err);
     if (rc == SIM_OK)
-        rc = val_calib_simulate(cfg, NULL, 0, NULL, 0, pts, n, &vo, sims, err);
+        rc = val_calib_points(tb, &ser, o->arch, pts, 256, &n, err);
+    val_series_fini(&ser);
+    if (rc == SIM_OK)
+        rc = val_calib_simulate(cfg, NULL, 0, pts, n, &vo, sims, err);
     for (size_t i = 0; rc == SIM_OK && i < np; i++) {
         int k = -1;
         for (int j = 0; j < TF_NPHASES; j++)

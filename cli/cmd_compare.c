@@ -30,7 +30,8 @@ const char cmd_compare_usage[] =
     "Redis service fitted by maximum likelihood, a save's extra Redis time, the\n"
     "driver's own CPU per round trip; the stand-in CPU steps exactly as the live\n"
     "driver spins them; Redis and the backends on the host's cores, a statement\n"
-    "stacked on its busy loop's core when no core is idle; see\n"
+    "stacked on its busy loop's core when no core is idle; the Redis server's\n"
+    "io-threads and io-threads-do-reads from CONFIG GET; see\n"
     "validate/val_compare.h).\n"
     "Then one live run per value (`tfsim live`), then the simulation of every\n"
     "value with those parameters (after the live runs, so that they do not\n"
@@ -102,6 +103,9 @@ static void print_calibration(FILE *f, const val_compare *c)
             k->sum_cpu * 1e6, k->row_cost * 1e9, k->rows_avg, k->l_commit * 1e6, k->l_redis * 1e6, k->background,
             k->flush, k->redis_service, k->save_extra * 1e6,
             k->redis_on_host ? "on the host's cores" : "off the host");
+    if (k->redis_io_threads > 0)
+        fprintf(f, "  redis.io_threads = %ld (the server's io-threads%s)\n", k->redis_io_threads,
+                k->redis_io_reads > 0 ? ", reads too" : k->redis_io_reads == 0 ? ", writes only" : "");
     if (k->loaded_at > 0)
         fprintf(f,
                 "wake-ups (concurrency 1 vs %ld): loop %.2f vs %.2f us per round trip at %.2f vs %.2f "

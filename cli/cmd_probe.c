@@ -19,7 +19,11 @@ const char cmd_probe_usage[] =
     "flight on each, all driven from one thread), and time every operation.\n"
     "Writes one CSV row per operation (operation,concurrency,latency_us,timestamp;\n"
     "the input of `tfsim fit`) and prints a summary: n, mean, p50, p99, max in ms\n"
-    "and throughput per operation and level.\n"
+    "and throughput per operation and level.  redis also reads the server's\n"
+    "io-threads and io-threads-do-reads (CONFIG GET: notes in the CSV, which\n"
+    "`tfsim fit --config-out` carries over as redis.io_threads and\n"
+    "redis.io_threads_do_reads) and its CPU per phase (INFO cpu: server_cpu_us per\n"
+    "operation and server_cores in the summary).\n"
     "\n"
     "  redis       redis.paymentsession.save (MULTI/HSET 11 fields/EXPIRE/ZADD/EXEC,\n"
     "              pipelined), .get (HGETALL), .fulfill (two SET NX EX round trips),\n"
@@ -35,7 +39,9 @@ const char cmd_probe_usage[] =
     "              the TigerBeetle C client: make TB_CLIENT_DIR=/path/to/tb_client).\n"
     "\n"
     "Common options:\n"
-    "  --concurrency LIST  concurrency levels (default 1,4,16,64; at most 1024)\n"
+    "  --concurrency LIST  concurrency levels (default 1,4,16,64; at most 1024); redis:\n"
+    "                      auto = 1, 2N-1, 2N, 4N, 8N for a server with io-threads N\n"
+    "                      (its I/O threads run from 2N clients pending)\n"
     "  --count N           recorded operations per phase (default 1000)\n"
     "  --seconds T         record for T per phase instead of --count (e.g. 10s)\n"
     "  --warmup N          unrecorded operations first, per phase (default 100)\n"
@@ -79,6 +85,8 @@ const char cmd_probe_usage[] =
     "examples:\n"
     "  tfsim probe redis --socket /run/redis/redis.sock --out redis.csv\n"
     "  tfsim probe redis --host 127.0.0.1 --port 6379 --concurrency 1,8 --seconds 5s\n"
+    "  tfsim probe redis --socket /tmp/redis.sock --concurrency auto --ops paymentsession.get \\\n"
+    "      --count 2000 --out redis.csv\n"
     "  tfsim probe postgres --conninfo \"host=/run/postgresql dbname=test\" \\\n"
     "      --concurrency 1,10 --count 2000 --holds 100000 --out pg.csv\n"
     "  tfsim probe postgres --ops accounting.hold --concurrency 1 --format csv\n"
@@ -165,6 +173,10 @@ int cmd_probe(int argc, char **argv)
     } while (0)
         if (FLAG("--concurrency") || (backend == B_TB && (FLAG("--batch-sizes") || FLAG("--batch")))) {
             NEED();
+            if (backend == B_REDIS && !strcmp(v, "auto")) {
+                o.nlevels = 0; /* from the server's io-threads */
+                continue;
+            }
             unsigned max = backend == B_TB ? VAL_TB_BATCH_MAX : VAL_PROBE_MAX_CONC;
             if (val_probe_parse_levels(v, max, &o, why, sizeof why))
                 return cli_usage_error(cmd, "%s: %s", a, why);
@@ -301,8 +313,16 @@ int cmd_probe(int argc, char **argv)
 
     val_probe_result *res = val_probe_result_new();
     int rc;
-    if (backend == B_REDIS)
-        rc = val_probe_redis_run(&rc_, &o, res, &err);
+    if (backend == B_REDIS) {
+        val_redis_info info = {0, -1};
+        rc = val_probe_redis_run(&rc_, &o, res, &info, &err);
+        if (info.io_threads > 0)
+            fprintf(stderr, "tfsim probe: the server has io-threads %ld%s: %s\n", info.io_threads,
+                    info.io_reads > 0 ? " (reads too)" : info.io_reads == 0 ? " (writes only)" : "",
+                    info.io_threads > 1 ? "its I/O threads run while a cycle ends with 2 x io-threads "
+                                          "clients pending"
+                                        : "no I/O threads");
+    }
     else if (backend == B_PG)
         rc = val_probe_pg_run(&pc, &o, res, &err);
     else

@@ -9,11 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const mdl_type *const types[] = {&mdl_tigerfans_type, &mdl_queueing_type};
+static const mdl_type *const types[] = {&mdl_tigerfans_type, &mdl_queueing_type,
+                                        &mdl_redis_bench_type};
 #define NTYPES (sizeof types / sizeof types[0])
 
 static const sim_cfg_key common_schema[] = {
-    {"model", "type", SIM_CFG_ENUM, "tigerfans", 0, 0, "tigerfans|queueing", NULL,
+    {"model", "type", SIM_CFG_ENUM, "tigerfans", 0, 0, "tigerfans|queueing|redis_bench", NULL,
      "which model the scenario describes"},
     {"model", "name", SIM_CFG_STR, "", 0, 0, NULL, NULL, "a label for reports"},
     {"run", "seed", SIM_CFG_INT, "1", 0, 9e15, NULL, NULL,
@@ -50,12 +51,24 @@ const mdl_type *mdl_find(const char *name)
     return NULL;
 }
 
+/* Does an earlier model than types[i] declare the same schema table (a
+ * model that reads another's keys)?  Its rows are listed once. */
+static int schema_seen(size_t i)
+{
+    size_t ns;
+    const sim_cfg_key *s = types[i]->schema(&ns);
+    for (size_t j = 0; j < i; j++)
+        if (types[j]->schema(&ns) == s)
+            return 1;
+    return 0;
+}
+
 sim_cfg_key *mdl_schema(const mdl_type *type, size_t *n)
 {
     size_t total = NCOMMON;
     size_t ns;
     for (size_t i = 0; i < NTYPES; i++)
-        if (!type || types[i] == type) {
+        if (type ? types[i] == type : !schema_seen(i)) {
             types[i]->schema(&ns);
             total += ns;
         }
@@ -64,7 +77,7 @@ sim_cfg_key *mdl_schema(const mdl_type *type, size_t *n)
     memcpy(s, common_schema, sizeof common_schema);
     size_t k = NCOMMON;
     for (size_t i = 0; i < NTYPES; i++) {
-        if (type && types[i] != type)
+        if (type ? types[i] != type : schema_seen(i))
             continue;
         const sim_cfg_key *ms = types[i]->schema(&ns);
         memcpy(s + k, ms, ns * sizeof *s);

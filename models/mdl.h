@@ -56,12 +56,14 @@ typedef struct mdl_type {
 
 extern const mdl_type mdl_queueing_type;
 extern const mdl_type mdl_tigerfans_type;
+extern const mdl_type mdl_redis_bench_type;
 
 /* The model named `name`, or NULL. */
 const mdl_type *mdl_find(const char *name);
 
 /* The schema of the common sections plus the given model's (or all
- * models' when type is NULL); owned by the caller (free()). */
+ * models' when type is NULL, a table that two models share listed once);
+ * owned by the caller (free()). */
 sim_cfg_key *mdl_schema(const mdl_type *type, size_t *n);
 
 typedef struct mdl_scenario {

@@ -1,159 +1,335 @@
 #include "models/tf_params.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 const char *const tf_phase_names[TF_NPHASES] = {"checkout", "webhook", "reserve", "commit"};
 
-/* Defaults describe TigerFans' tb_redis architecture on the benchmark host,
-  * calibrated from tests/data/calibration.csv (see
- * configs/tigerfans/base.ini for where each number comes from). */
-static const sim_cfg_key schema[] = {
-    {"architecture", "accounting", SIM_CFG_ENUM, "tb", 0, 0, "pg|tb", NULL,
-     "ticket accounting backend: PostgreSQL holds table or TigerBeetle transfers"},
-    {"architecture", "payments", SIM_CFG_ENUM, "redis", 0, 0, "pg|redis", NULL,
-     "payment-session store"},
+/* Where the defaults come from: the TigerFans code (DESIGN.md section 2),
+ * the TigerBench data in tests/data/calibration.csv, and the calibration
+ * of pg_pg on it (configs/tigerfans/base.ini gives the command and the
+ * figures); the defaults describe the tb_redis architecture. */
+#define DESIGN "DESIGN.md section 2 (the TigerFans code)"
+#define CALIBRATED "calibrated on tests/data/calibration.csv, pg_pg (configs/tigerfans/base.ini)"
 
-    {"client", "concurrency", SIM_CFG_INT, "10", 1, 1e6, NULL, "requests",
-     "requests in flight (window) or per wave"},
-    {"client", "total", SIM_CFG_INT, "1000", 1, 1e9, NULL, "requests", "requests per phase"},
-    {"client", "phases", SIM_CFG_STR, "checkout,webhook,reserve,commit", 0, 0, NULL, NULL,
-     "phases to run, in this order is fixed: any subset of checkout,webhook,reserve,commit"},
-    {"client", "mode", SIM_CFG_ENUM, "benchmark", 0, 0, "benchmark|window|waves|poisson|closed",
-     NULL,
-     "benchmark: window for checkout/reserve, waves for webhook/commit; or one mode for all"},
-    {"client", "rate", SIM_CFG_RATE, "500", 1e-6, 1e9, NULL, "1/s", "poisson mode: arrival rate"},
-    {"client", "think", SIM_CFG_DIST, "0", 0, 0, NULL, "s", "closed mode: think time"},
-    {"client", "cpu", SIM_CFG_DUR, "1.07ms", 0, 1, NULL, "s",
-     "load generator (Python httpx) CPU per request, on its own event loop"},
-    {"client", "crowding", SIM_CFG_NUM, "4.9e-05", 0, 10, NULL, "1/request",
-     "client CPU grows by this fraction per request in flight"},
-    {"client", "keepalive", SIM_CFG_INT, "20", 0, 1e6, NULL, "connections",
-     "idle connections the client keeps (httpx max_keepalive_connections)"},
-    {"client", "max_connections", SIM_CFG_INT, "100", 1, 1e6, NULL, "connections",
-     "connection limit of the client (httpx max_connections)"},
-    {"client", "connect_cpu", SIM_CFG_DUR, "3.24ms", 0, 1, NULL, "s",
-     "client CPU to open a new connection"},
-    {"client", "connect_crowding", SIM_CFG_NUM, "0.0243", 0, 10, NULL, "1/connection",
-     "the cost of opening a connection grows by this fraction per connection already open "
-     "(the client's pool bookkeeping is linear in its connections)"},
-    {"client", "succeed_rate", SIM_CFG_NUM, "1", 0, 1, NULL, "fraction",
-     "share of webhooks that report a successful payment"},
+static const tf_param registry[] = {
+    {{"architecture", "accounting", SIM_CFG_ENUM, "tb", 0, 0, "pg|tb", NULL,
+       "ticket accounting backend: PostgreSQL holds table or TigerBeetle transfers"},
+     TF_NOFIELD, .source = DESIGN},
+    {{"architecture", "payments", SIM_CFG_ENUM, "redis", 0, 0, "pg|redis", NULL,
+       "payment-session store"},
+     TF_NOFIELD, .source = DESIGN},
 
-    {"server", "workers", SIM_CFG_INT, "1", 1, 1024, NULL, "processes",
-     "uvicorn workers, each one single-threaded event loop"},
-    {"server", "cpu_request", SIM_CFG_DUR, "0.731ms", 0, 1, NULL, "s",
-     "framework CPU per request (HTTP parsing, routing, validation, response)"},
-    {"server", "cpu_webhook", SIM_CFG_DUR, "0.14ms", 0, 1, NULL, "s",
-     "extra CPU per webhook (HMAC check, JSON)"},
-    {"server", "cpu_checkout", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
-     "extra CPU per checkout (session creation, idempotency check, payment setup)"},
-    {"server", "cpu_split", SIM_CFG_NUM, "0.7", 0, 1, NULL, "fraction",
-     "share of cpu_request spent before the first await"},
-    {"server", "crowding", SIM_CFG_NUM, "1.67e-05", 0, 10, NULL, "1/task",
-     "every CPU step grows by this fraction per live request on its loop"},
-    {"server", "accept_cpu", SIM_CFG_DUR, "0.374ms", 0, 1, NULL, "s",
-     "server CPU to accept a new connection"},
-    {"server", "wake_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
-     "extra loop CPU for a burst that finds its loop idle (the thread slept and is woken: "
-     "on a VM an idle vCPU costs a wake-up); 0: none"},
-    {"server", "cpu_shape", SIM_CFG_DIST, "gamma(shape=4, mean=1)", 0, 0, NULL, "factor",
-     "multiplier on every CPU step (mean 1): the variability of Python work"},
+    {{"client", "concurrency", SIM_CFG_INT, "10", 1, 1e6, NULL, "requests",
+       "requests in flight (window) or per wave"},
+     TF_LONG(concurrency),
+     .source = "TigerBench load_tests/*.env (bench/load_phases.py --concurrency)"},
+    {{"client", "total", SIM_CFG_INT, "1000", 1, 1e9, NULL, "requests", "requests per phase"},
+     TF_LONG(total), .source = "TigerBench load_tests/*.env: 1000 requests per phase"},
+    {{"client", "phases", SIM_CFG_STR, "checkout,webhook,reserve,commit", 0, 0, NULL, NULL,
+       "phases to run, in this order is fixed: any subset of checkout,webhook,reserve,commit"},
+     TF_NOFIELD, .source = "bench/load_phases.py: the four phases, in this order"},
+    {{"client", "mode", SIM_CFG_ENUM, "benchmark", 0, 0, "benchmark|window|waves|poisson|closed",
+       NULL,
+       "benchmark: window for checkout/reserve, waves for webhook/commit; or one mode for all"},
+     TF_NOFIELD,
+     .source = "bench/load_phases.py: checkout and reserve a sliding window, webhook and "
+               "commit waves"},
+    {{"client", "rate", SIM_CFG_RATE, "500", 1e-6, 1e9, NULL, "1/s", "poisson mode: arrival rate"},
+     TF_DOUBLE(rate), .source = "what-if (not in TigerBench)"},
+    {{"client", "think", SIM_CFG_DIST, "0", 0, 0, NULL, "s", "closed mode: think time"},
+     TF_DIST(think), .source = "what-if (not in TigerBench)"},
+    {{"client", "cpu", SIM_CFG_DUR, "1.07ms", 0, 1, NULL, "s",
+       "load generator (Python httpx) CPU per request, on its own event loop"},
+     TF_DOUBLE(client_cpu), .demand = 1, .fit_lo = 2e-05, .fit_hi = 0.005, .fit = 1, .live = "0",
+     .source = CALIBRATED},
+    {{"client", "crowding", SIM_CFG_NUM, "4.9e-05", 0, 10, NULL, "1/request",
+       "client CPU grows by this fraction per request in flight"},
+     TF_DOUBLE(client_crowding), .fit_lo = 1e-06, .fit_hi = 1, .fit = 1, .live = "0",
+     .source = CALIBRATED},
+    {{"client", "keepalive", SIM_CFG_INT, "20", 0, 1e6, NULL, "connections",
+       "idle connections the client keeps (httpx max_keepalive_connections)"},
+     TF_LONG(keepalive), .live = "1000000",
+     .source = "httpx default Limits(max_keepalive_connections=20)"},
+    {{"client", "max_connections", SIM_CFG_INT, "100", 1, 1e6, NULL, "connections",
+       "connection limit of the client (httpx max_connections)"},
+     TF_LONG(max_connections), .live = "1000000",
+     .source = "httpx default Limits(max_connections=100)"},
+    {{"client", "connect_cpu", SIM_CFG_DUR, "3.24ms", 0, 1, NULL, "s",
+       "client CPU to open a new connection"},
+     TF_DOUBLE(connect_cpu_client), .demand = 1, .fit_lo = 1e-05, .fit_hi = 0.05, .fit = 1,
+     .live = "0",
+     .source = CALIBRATED ": the waves' drop above concurrency 20"},
+    {{"client", "connect_crowding", SIM_CFG_NUM, "0.0243", 0, 10, NULL, "1/connection",
+       "the cost of opening a connection grows by this fraction per connection already open "
+       "(the client's pool bookkeeping is linear in its connections)"},
+     TF_DOUBLE(connect_crowding), .fit_lo = 1e-05, .fit_hi = 1, .fit = 1,
+     .source = CALIBRATED},
+    {{"client", "succeed_rate", SIM_CFG_NUM, "1", 0, 1, NULL, "fraction",
+       "share of webhooks that report a successful payment"},
+     TF_DOUBLE(succeed_rate), .source = "TigerBench arg_succeed_rate column (1.0)"},
 
-    {"host", "cores", SIM_CFG_NUM, "2.42", 0.01, 4096, NULL, "cores",
-     "CPU cores shared (processor sharing) by the co-located processes"},
-    {"host", "client_on_host", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
-     "the load generator runs on the same host"},
-    {"host", "postgres_on_host", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
-     "PostgreSQL backends share the host's cores"},
-    {"host", "redis_on_host", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
-     "the Redis server's work runs on the host's cores (one thread, commands in order); "
-     "a reply then finds its loop's core awake (Redis ran there while the loop slept) and "
-     "costs no loop wake-up"},
-    {"host", "wake_affine", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
-     "a statement sent while its loop keeps running and no host core is idle starts when "
-     "the loop's burst ends (Linux wakes the backend on the waker's core)"},
-    {"host", "rtt", SIM_CFG_DUR, "40us", 0, 1, NULL, "s", "network round trip (loopback)"},
+    {{"server", "workers", SIM_CFG_INT, "1", 1, 1024, NULL, "processes",
+       "uvicorn workers, each one single-threaded event loop"},
+     TF_LONG(workers), .source = "uvicorn --workers 1 (TigerFans Makefile)"},
+    {{"server", "cpu_request", SIM_CFG_DUR, "0.731ms", 0, 1, NULL, "s",
+       "framework CPU per request (HTTP parsing, routing, validation, response)"},
+     TF_DOUBLE(cpu_request), .demand = 1, .fit_lo = 2e-05, .fit_hi = 0.005, .fit = 1,
+     .source = CALIBRATED},
+    {{"server", "cpu_webhook", SIM_CFG_DUR, "0.14ms", 0, 1, NULL, "s",
+       "extra CPU per webhook (HMAC check, JSON)"},
+     TF_DOUBLE(cpu_webhook), .demand = 1, .fit_lo = 1e-06, .fit_hi = 0.005, .fit = 1,
+     .source = CALIBRATED},
+    {{"server", "cpu_checkout", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+       "extra CPU per checkout (session creation, idempotency check, payment setup)"},
+     TF_DOUBLE(cpu_checkout), .demand = 1, .fit_lo = 1e-06, .fit_hi = 0.005,
+     .source = "0: at concurrency 1 checkout spends as much time outside its operations as "
+               "reserve (README)"},
+    {{"server", "cpu_split", SIM_CFG_NUM, "0.7", 0, 1, NULL, "fraction",
+       "share of cpu_request spent before the first await"},
+     TF_DOUBLE(cpu_split),
+     .source = "assumed: most of a request's framework work comes before its first await"},
+    {{"server", "crowding", SIM_CFG_NUM, "1.67e-05", 0, 10, NULL, "1/task",
+       "every CPU step grows by this fraction per live request on its loop"},
+     TF_DOUBLE(crowding), .fit_lo = 1e-06, .fit_hi = 1, .fit = 1, .live = "0",
+     .source = CALIBRATED},
+    {{"server", "accept_cpu", SIM_CFG_DUR, "0.374ms", 0, 1, NULL, "s",
+       "server CPU to accept a new connection"},
+     TF_DOUBLE(connect_cpu_server), .demand = 1, .fit_lo = 1e-06, .fit_hi = 0.02, .fit = 1,
+     .live = "0",
+     .source = CALIBRATED},
+    {{"server", "wake_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+       "extra loop CPU for a burst that finds its loop idle (the thread slept and is woken: "
+       "on a VM an idle vCPU costs a wake-up); 0: none"},
+     TF_DOUBLE(wake_cpu), .demand = 1,
+     .source = "0; tfsim compare measures it (live runs at two loads)"},
+    {{"server", "cpu_shape", SIM_CFG_DIST, "gamma(shape=4, mean=1)", 0, 0, NULL, "factor",
+       "multiplier on every CPU step (mean 1): the variability of Python work"},
+     TF_DIST(cpu_shape), .live = "1",
+     .source = "assumed: gamma with shape 4 (coefficient of variation 0.5)"},
 
-    {"postgres", "gate", SIM_CFG_INT, "10", 1, 1e6, NULL, "permits",
-     "application semaphore around each transaction (DB gate)"},
-    {"postgres", "pool_size", SIM_CFG_INT, "10", 1, 1e6, NULL, "connections",
-     "SQLAlchemy pool_size"},
-    {"postgres", "pool_overflow", SIM_CFG_INT, "10", 0, 1e6, NULL, "connections",
-     "SQLAlchemy max_overflow"},
-    {"postgres", "pre_ping", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
-     "pool_pre_ping: one extra round trip per connection checkout"},
-    {"postgres", "loop_cpu_query", SIM_CFG_DUR, "0.0259ms", 0, 1, NULL, "s",
-     "SQLAlchemy/asyncpg CPU on the event loop per round trip"},
-    {"postgres", "loop_cpu_txn", SIM_CFG_DUR, "0.15ms", 0, 1, NULL, "s",
-     "session and transaction overhead on the event loop per transaction"},
-    {"postgres", "query_cpu", SIM_CFG_DUR, "0.368ms", 0, 1, NULL, "s",
-     "backend CPU of a simple statement"},
-    {"postgres", "row_cost", SIM_CFG_DUR, "26.8ns", 0, 1e-3, NULL, "s/row",
-     "backend CPU per holds row visited by a hold's sums"},
-    {"postgres", "sum_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
-     "extra backend CPU of a sum over an empty holds table (aggregate and index scan "
-     "set-up), on top of query_cpu"},
-    {"postgres", "scan_fraction", SIM_CFG_NUM, "0.75", 0, 4, NULL, "fraction",
-     "share of the holds table one hold's four sums visit (index on resource, status)"},
-    {"postgres", "commit_cpu", SIM_CFG_DUR, "0.05ms", 0, 1, NULL, "s", "backend CPU of COMMIT"},
-    {"postgres", "wake_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
-     "extra backend CPU for a statement that finds a host core idle (backends on the "
-     "host) or no backend running (an idle CPU is woken); 0: none"},
-    {"postgres", "flush", SIM_CFG_DIST, "0.25ms", 0, 0, NULL, "s",
-     "WAL flush at commit; concurrent commits share one flush (group commit)"},
-    {"postgres", "holds_rows", SIM_CFG_NUM, "0", 0, 1e12, NULL, "rows",
-     "rows in the holds table when the run starts (the real table is never emptied)"},
-    {"postgres", "row_locks", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
-     "a hold locks its ticket class's and the goodie's capacity rows until commit "
-     "(SELECT ... FOR UPDATE), so holds of one resource run one at a time"},
-    {"postgres", "jitter", SIM_CFG_DIST, "gamma(shape=4, mean=1)", 0, 0, NULL, "factor",
-     "multiplier on backend CPU (mean 1)"},
+    {{"host", "cores", SIM_CFG_NUM, "2.42", 0.01, 4096, NULL, "cores",
+       "CPU cores shared (processor sharing) by the co-located processes"},
+     TF_DOUBLE(cores), .fit_lo = 1, .fit_hi = 64, .fit = 1,
+     .source = CALIBRATED},
+    {{"host", "client_on_host", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
+       "the load generator runs on the same host"},
+     TF_BOOL(client_on_host), .live = "true",
+     .source = "TigerBench runs the load generator on the server's host"},
+    {{"host", "postgres_on_host", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
+       "PostgreSQL backends share the host's cores"},
+     TF_BOOL(pg_on_host), .source = "TigerBench runs PostgreSQL on the server's host"},
+    {{"host", "redis_on_host", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
+       "the Redis server's work runs on the host's cores (one thread, commands in order); "
+       "a reply then finds its loop's core awake (Redis ran there while the loop slept) and "
+       "costs no loop wake-up"},
+     TF_BOOL(redis_on_host),
+     .source = "false; tfsim compare sets it for a local Redis whose CPU it reads"},
+    {{"host", "wake_affine", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
+       "a statement sent while its loop keeps running and no host core is idle starts when "
+       "the loop's burst ends (Linux wakes the backend on the waker's core)"},
+     TF_BOOL(wake_affine), .source = "false; tfsim compare sets it with the backends on the host"},
+    {{"host", "rtt", SIM_CFG_DUR, "40us", 0, 1, NULL, "s", "network round trip (loopback)"},
+     TF_DOUBLE(net_rtt), .source = "loopback round trip"},
+    {{"host", "sched_tick", SIM_CFG_DUR, "4ms", 1e-6, 1, NULL, "s",
+       "the scheduler's tick, when CPU-bound threads take turns (Linux CONFIG_HZ=250 on the "
+       "measured VM: 4 ms; perf sched showed spinning threads running 4.0 ms each)"},
+     TF_DOUBLE(sched_tick), .source = "perf sched on this kind of VM (CONFIG_HZ=250)"},
+    {{"host", "sched_slice", SIM_CFG_DUR, "1.5ms", 0, 1, NULL, "s",
+       "least CPU a CPU-bound thread gets before a tick preempts it (Linux EEVDF base slice "
+       "0.75 ms x (1 + log2 of 2 CPUs))"},
+     TF_DOUBLE(sched_slice), .source = "Linux base slice 0.75 ms x (1 + log2 CPUs), 2 CPUs"},
 
-    {"redis", "service", SIM_CFG_DIST, "exp(mean=15us)", 0, 0, NULL, "s",
-     "Redis server time per round trip (pipeline or MULTI/EXEC counts once)"},
-    {"redis", "loop_cpu", SIM_CFG_DUR, "0.09ms", 0, 1, NULL, "s",
-     "redis-py CPU on the event loop per round trip"},
-    {"redis", "save_extra", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
-     "server time a payment-session save (MULTI, HSET of 11 fields, EXPIRE, ZADD, EXEC) "
-     "takes beyond redis.service"},
+    {{"postgres", "gate", SIM_CFG_INT, "10", 1, 1e6, NULL, "permits",
+       "application semaphore around each transaction (DB gate)"},
+     TF_LONG(gate), .source = DESIGN ": DB gate of 10 permits"},
+    {{"postgres", "pool_size", SIM_CFG_INT, "10", 1, 1e6, NULL, "connections",
+       "SQLAlchemy pool_size"},
+     TF_LONG(pool_size),
+     .source = DESIGN ": SQLAlchemy pool_size 10"},
+    {{"postgres", "pool_overflow", SIM_CFG_INT, "10", 0, 1e6, NULL, "connections",
+       "SQLAlchemy max_overflow"},
+     TF_LONG(pool_overflow),
+     .source = DESIGN ": SQLAlchemy max_overflow 10"},
+    {{"postgres", "pre_ping", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
+       "pool_pre_ping: one extra round trip per connection checkout"},
+     TF_BOOL(pre_ping), .source = DESIGN ": pool_pre_ping"},
+    {{"postgres", "loop_cpu_query", SIM_CFG_DUR, "0.0259ms", 0, 1, NULL, "s",
+       "SQLAlchemy/asyncpg CPU on the event loop per round trip"},
+     TF_DOUBLE(pg_loop_cpu_query), .demand = 1, .fit_lo = 1e-06, .fit_hi = 0.002, .fit = 1,
+     .source = CALIBRATED},
+    {{"postgres", "loop_cpu_txn", SIM_CFG_DUR, "0.15ms", 0, 1, NULL, "s",
+       "session and transaction overhead on the event loop per transaction"},
+     TF_DOUBLE(pg_loop_cpu_txn), .demand = 1,
+     .source = "assumed; tfsim compare measures the driver's share"},
+    {{"postgres", "query_cpu", SIM_CFG_DUR, "0.368ms", 0, 1, NULL, "s",
+       "backend CPU of a simple statement"},
+     TF_DOUBLE(pg_query_cpu), .demand = 1, .own = TF_OWN_PG, .fit_lo = 1e-06, .fit_hi = 0.003,
+     .fit = 1,
+     .source = CALIBRATED},
+    {{"postgres", "row_cost", SIM_CFG_DUR, "26.8ns", 0, 1e-3, NULL, "s/row",
+       "backend CPU per holds row visited by a hold's sums"},
+     TF_DOUBLE(pg_row_cost), .demand = 1, .fit_lo = 1e-10, .fit_hi = 2e-06, .fit = 1,
+     .source = CALIBRATED ": hold time growth with the holds table over the series"},
+    {{"postgres", "sum_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+       "extra backend CPU of a sum over an empty holds table (aggregate and index scan "
+       "set-up), on top of query_cpu"},
+     TF_DOUBLE(pg_sum_cpu), .demand = 1,
+     .source = "0; tfsim compare measures it (sums' latency against the holds rows)"},
+    {{"postgres", "scan_fraction", SIM_CFG_NUM, "0.75", 0, 4, NULL, "fraction",
+       "share of the holds table one hold's four sums visit (index on resource, status)"},
+     TF_DOUBLE(pg_scan_fraction),
+     .source = "assumed: the sums' index on (resource, status) visits three quarters of the table"},
+    {{"postgres", "commit_cpu", SIM_CFG_DUR, "0.05ms", 0, 1, NULL, "s", "backend CPU of COMMIT"},
+     TF_DOUBLE(pg_commit_cpu), .demand = 1, .source = "assumed; tfsim compare measures it"},
+    {{"postgres", "wake_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+       "extra backend CPU for a statement that finds a host core idle (backends on the "
+       "host) or no backend running (an idle CPU is woken); 0: none"},
+     TF_DOUBLE(pg_wake_cpu), .demand = 1,
+     .source = "0; tfsim compare measures it (live runs at two loads)"},
+    {{"postgres", "flush", SIM_CFG_DIST, "0.25ms", 0, 0, NULL, "s",
+       "WAL flush at commit; concurrent commits share one flush (group commit)"},
+     TF_DIST(pg_flush), .source = "assumed; tfsim compare fits it (COMMIT latencies)"},
+    {{"postgres", "holds_rows", SIM_CFG_NUM, "0", 0, 1e12, NULL, "rows",
+       "rows in the holds table when the run starts (the real table is never emptied)"},
+     TF_DOUBLE(holds_rows), .own = TF_OWN_PG_ACCOUNTING, .fit_lo = 1, .fit_hi = 1e9,
+     .source = "0; calibrate and predict derive it from the benchmark series"},
+    {{"postgres", "row_locks", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
+       "a hold locks its ticket class's and the goodie's capacity rows until commit "
+       "(SELECT ... FOR UPDATE), so holds of one resource run one at a time"},
+     TF_BOOL(row_locks),
+     .source = DESIGN ": the sums read without FOR UPDATE"},
+    {{"postgres", "jitter", SIM_CFG_DIST, "gamma(shape=4, mean=1)", 0, 0, NULL, "factor",
+       "multiplier on backend CPU (mean 1)"},
+     TF_DIST(pg_jitter), .live = "1",
+     .source = "assumed: gamma with shape 4 (coefficient of variation 0.5)"},
 
-    {"tigerbeetle", "batch_base", SIM_CFG_DIST, "gamma(shape=8, mean=1.6ms)", 0, 0, NULL, "s",
-     "latency of a batch, fixed part (single replica, development mode)"},
-    {"tigerbeetle", "per_transfer", SIM_CFG_DUR, "3us", 0, 1, NULL, "s/transfer",
-     "latency added per transfer in the batch"},
-    {"tigerbeetle", "batch_max", SIM_CFG_INT, "8190", 1, 1e6, NULL, "transfers",
-     "most transfers in one batch"},
-    {"tigerbeetle", "loop_cpu", SIM_CFG_DUR, "0.12ms", 0, 1, NULL, "s",
-     "client CPU on the event loop per submission (building transfers, awaiting)"},
-    {"tigerbeetle", "batch_cpu", SIM_CFG_DUR, "0.05ms", 0, 1, NULL, "s",
-     "auto-batcher CPU on the event loop per batch"},
+    {{"redis", "service", SIM_CFG_DIST, "exp(mean=15us)", 0, 0, NULL, "s",
+       "Redis server time per round trip (pipeline or MULTI/EXEC counts once)"},
+     TF_DIST(redis_service), .source = "assumed; tfsim compare fits it (Redis round trips)"},
+    {{"redis", "loop_cpu", SIM_CFG_DUR, "0.09ms", 0, 1, NULL, "s",
+       "redis-py CPU on the event loop per round trip"},
+     TF_DOUBLE(redis_loop_cpu), .demand = 1, .own = TF_OWN_REDIS, .fit_lo = 1e-06, .fit_hi = 0.005,
+     .source = "pg_redis and tb_redis concurrency-1 kinds: save 0.26 ms, get 0.15 ms, "
+               "fulfill 0.22 ms, remove_pending 0.20 ms"},
+    {{"redis", "save_extra", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+       "server time a payment-session save (MULTI, HSET of 11 fields, EXPIRE, ZADD, EXEC) "
+       "takes beyond redis.service"},
+     TF_DOUBLE(redis_save_extra),
+     .source = "0; tfsim compare measures it (saves' round trips against the others')"},
+    {{"redis", "cycle_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+       "the main thread's CPU per event-loop cycle beyond its commands (epoll_wait, "
+       "beforeSleep); 0: in redis.service"},
+     TF_DOUBLE(redis_cycle_cpu), .demand = 1, .source = "0; tfsim probe redis measures it"},
+    {{"redis", "io_threads", SIM_CFG_INT, "4", 1, 128, NULL, "threads",
+       "Redis io-threads, the main thread included (TigerFans' upstream Makefile starts Redis "
+       "with --io-threads 4; 1: no I/O threads; Redis allows up to 128)"},
+     TF_LONG(redis_io_threads), .source = "TigerFans Makefile, redis target: --io-threads 4"},
+    {{"redis", "io_threads_do_reads", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
+       "the I/O threads also read and parse the commands (upstream Makefile: "
+       "--io-threads-do-reads yes)"},
+     TF_BOOL(redis_io_do_reads), .source = "TigerFans Makefile: --io-threads-do-reads yes"},
+    {{"redis", "io_pending_per_thread", SIM_CFG_INT, "2", 1, 1e6, NULL, "clients",
+       "the I/O threads run while a cycle ends with at least io_threads x this clients "
+       "pending a reply (Redis 7.0 networking.c, stopThreadedIOIfNeeded: "
+       "pending < io_threads_num*2 stops them)"},
+     TF_LONG(redis_io_per_thread), .source = "Redis 7.0 networking.c stopThreadedIOIfNeeded"},
+    {{"redis", "hz", SIM_CFG_NUM, "10", 1, 500, NULL, "1/s",
+       "serverCron calls per second; each stops the I/O threads when no client is pending "
+       "(redis.conf default hz 10; server.c serverCron calls stopThreadedIOIfNeeded)"},
+     TF_DOUBLE(redis_hz), .source = "redis.conf default hz 10"},
 
-    {"inventory", "tickets", SIM_CFG_NUM, "5e6", 0, 1e15, NULL, "tickets",
-     "tickets left per class at the start"},
-    {"inventory", "goodies", SIM_CFG_NUM, "1e5", 0, 1e15, NULL, "goodies",
-     "goodies left at the start (when none are left holds skip the goodie)"},
-    {"inventory", "classes", SIM_CFG_INT, "2", 1, 1000, NULL, "classes",
-     "ticket classes; a request picks one at random (A and B in TigerFans)"},
+    {{"tigerbeetle", "batch_base", SIM_CFG_DIST, "gamma(shape=8, mean=1.6ms)", 0, 0, NULL, "s",
+       "latency of a batch, fixed part (single replica, development mode)"},
+     TF_DIST(tb_base), .own = TF_OWN_TB, .fit_lo = 1e-05, .fit_hi = 0.1,
+     .source = "tb_redis concurrency 1: accounting.hold 2.20 ms, batch size 2.0"},
+    {{"tigerbeetle", "per_transfer", SIM_CFG_DUR, "3us", 0, 1, NULL, "s/transfer",
+       "latency added per transfer in the batch"},
+     TF_DOUBLE(tb_per_transfer), .source = "assumed"},
+    {{"tigerbeetle", "batch_max", SIM_CFG_INT, "8190", 1, 1e6, NULL, "transfers",
+       "most transfers in one batch"},
+     TF_LONG(tb_batch_max), .source = "TigerBeetle: 8190 transfers per batch"},
+    {{"tigerbeetle", "loop_cpu", SIM_CFG_DUR, "0.12ms", 0, 1, NULL, "s",
+       "client CPU on the event loop per submission (building transfers, awaiting)"},
+     TF_DOUBLE(tb_loop_cpu), .demand = 1, .source = "assumed"},
+    {{"tigerbeetle", "batch_cpu", SIM_CFG_DUR, "0.05ms", 0, 1, NULL, "s",
+       "auto-batcher CPU on the event loop per batch"},
+     TF_DOUBLE(tb_batch_cpu), .demand = 1, .source = "assumed"},
+
+    {{"inventory", "tickets", SIM_CFG_NUM, "5e6", 0, 1e15, NULL, "tickets",
+       "tickets left per class at the start"},
+     TF_DOUBLE(tickets),
+     .source = DESIGN ": 5,000,000 tickets per class"},
+    {{"inventory", "goodies", SIM_CFG_NUM, "1e5", 0, 1e15, NULL, "goodies",
+       "goodies left at the start (when none are left holds skip the goodie)"},
+     TF_DOUBLE(goodies), .source = DESIGN ": 100,000 goodies"},
+    {{"inventory", "classes", SIM_CFG_INT, "2", 1, 1000, NULL, "classes",
+       "ticket classes; a request picks one at random (A and B in TigerFans)"},
+     TF_LONG(classes), .source = DESIGN ": classes A and B"},
 };
+
+#define NREG (sizeof registry / sizeof registry[0])
+
+const tf_param *tf_params_registry(size_t *n)
+{
+    *n = NREG;
+    return registry;
+}
+
+static sim_cfg_key schema[NREG];
+static pthread_once_t schema_once = PTHREAD_ONCE_INIT;
+
+static void schema_build(void)
+{
+    for (size_t i = 0; i < NREG; i++)
+        schema[i] = registry[i].k;
+}
 
 const sim_cfg_key *tf_params_schema(size_t *n)
 {
-    *n = sizeof schema / sizeof schema[0];
+    pthread_once(&schema_once, schema_build);
+    *n = NREG;
     return schema;
+}
+
+const char *tf_params_key(const tf_param *r, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s.%s", r->k.section, r->k.key);
+    return buf;
+}
+
+const tf_param *tf_params_find(const char *key)
+{
+    const char *dot = strrchr(key, '.');
+    if (!dot)
+        return NULL;
+    size_t sl = (size_t)(dot - key);
+    for (size_t i = 0; i < NREG; i++)
+        if (strlen(registry[i].k.section) == sl && !strncmp(registry[i].k.section, key, sl) &&
+            !strcmp(registry[i].k.key, dot + 1))
+            return &registry[i];
+    return NULL;
+}
+
+void tf_params_fit_bounds(const tf_param *r, double *lo, double *hi)
+{
+    if (r->fit_lo > 0 && r->fit_hi > r->fit_lo) {
+        *lo = r->fit_lo;
+        *hi = r->fit_hi;
+        return;
+    }
+    *lo = r->k.min > 1e-9 ? r->k.min : 1e-9;
+    *hi = r->k.max > *lo ? r->k.max : *lo * 1e6;
 }
 
 void tf_params_fini(tf_params *p)
 {
-    sim_dist_fini(&p->think);
-    sim_dist_fini(&p->cpu_shape);
-    sim_dist_fini(&p->pg_flush);
-    sim_dist_fini(&p->pg_jitter);
-    sim_dist_fini(&p->redis_service);
-    sim_dist_fini(&p->tb_base);
+    for (size_t i = 0; i < NREG; i++)
+        if (registry[i].ctype == TF_CT_DIST)
+            sim_dist_fini((sim_dist *)((char *)p + registry[i].off));
 }
-
 
 static int unit_mean(const sim_cfg *cfg, const char *sec, const char *key, const sim_dist *d,
                      sim_err *err)
@@ -161,69 +337,45 @@ static int unit_mean(const sim_cfg *cfg, const char *sec, const char *key, const
     char w[512];
     double m = sim_dist_mean(d);
     if (fabs(m - 1) > 1e-6)
-        return sim_err_set(err, SIM_EINPUT, "%s: %s.%s: a multiplier must have mean 1 (this one has %g)",
+        return sim_err_set(err, SIM_EINPUT,
+                           "%s: %s.%s: a multiplier must have mean 1 (this one has %g)",
                            sim_cfg_where(cfg, sec, key, w, sizeof w), sec, key, m);
+    return SIM_OK;
+}
+
+/* Read one registry row's value into its field. */
+static int read_row(tf_params *p, const tf_param *r, const sim_cfg *cfg, const sim_cfg_key *s,
+                    size_t n, sim_err *err)
+{
+    void *f = (char *)p + r->off;
+    const char *sec = r->k.section, *key = r->k.key;
+    switch (r->ctype) {
+    case TF_CT_DOUBLE:
+        return sim_cfg_num(cfg, s, n, sec, key, f, err);
+    case TF_CT_LONG:
+        return sim_cfg_int(cfg, s, n, sec, key, f, err);
+    case TF_CT_BOOL:
+        return sim_cfg_bool(cfg, s, n, sec, key, f, err);
+    case TF_CT_DIST:
+        return sim_cfg_dist(cfg, s, n, sec, key, f, err);
+    case TF_CT_NONE:
+        break;
+    }
     return SIM_OK;
 }
 
 int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_t n, sim_err *err)
 {
     memset(p, 0, sizeof *p);
+    for (size_t i = 0; i < NREG; i++)
+        if (read_row(p, &registry[i], cfg, s, n, err))
+            return err->code;
     const char *acc, *pay, *phases, *mode;
-    long gate, psize, pover, tbmax;
-    int pre;
-#define NUM(sec, key, dst) sim_cfg_num(cfg, s, n, sec, key, dst, err)
-#define INT(sec, key, dst) sim_cfg_int(cfg, s, n, sec, key, dst, err)
-#define BOOL(sec, key, dst) sim_cfg_bool(cfg, s, n, sec, key, dst, err)
     if (sim_cfg_str(cfg, s, n, "architecture", "accounting", &acc, err) ||
         sim_cfg_str(cfg, s, n, "architecture", "payments", &pay, err) ||
         sim_cfg_str(cfg, s, n, "client", "phases", &phases, err) ||
-        sim_cfg_str(cfg, s, n, "client", "mode", &mode, err) ||
-        INT("client", "concurrency", &p->concurrency) || INT("client", "total", &p->total) ||
-        NUM("client", "rate", &p->rate) || sim_cfg_dist(cfg, s, n, "client", "think", &p->think, err) ||
-        NUM("client", "cpu", &p->client_cpu) || NUM("client", "crowding", &p->client_crowding) ||
-        INT("client", "keepalive", &p->keepalive) ||
-        INT("client", "max_connections", &p->max_connections) ||
-        NUM("client", "connect_cpu", &p->connect_cpu_client) ||
-        NUM("client", "connect_crowding", &p->connect_crowding) ||
-        NUM("client", "succeed_rate", &p->succeed_rate) ||
-        INT("server", "workers", &p->workers) || NUM("server", "cpu_request", &p->cpu_request) ||
-        NUM("server", "cpu_webhook", &p->cpu_webhook) ||
-        NUM("server", "cpu_checkout", &p->cpu_checkout) || NUM("server", "cpu_split", &p->cpu_split) ||
-        NUM("server", "crowding", &p->crowding) || NUM("server", "wake_cpu", &p->wake_cpu) ||
-        NUM("server", "accept_cpu", &p->connect_cpu_server) ||
-        sim_cfg_dist(cfg, s, n, "server", "cpu_shape", &p->cpu_shape, err) ||
-        NUM("host", "cores", &p->cores) || BOOL("host", "client_on_host", &p->client_on_host) ||
-        BOOL("host", "postgres_on_host", &p->pg_on_host) ||
-        BOOL("host", "redis_on_host", &p->redis_on_host) ||
-        BOOL("host", "wake_affine", &p->wake_affine) ||
-        NUM("host", "rtt", &p->net_rtt) ||
-        INT("postgres", "gate", &gate) || INT("postgres", "pool_size", &psize) ||
-        INT("postgres", "pool_overflow", &pover) || BOOL("postgres", "pre_ping", &pre) ||
-        NUM("postgres", "loop_cpu_query", &p->pg_loop_cpu_query) ||
-        NUM("postgres", "loop_cpu_txn", &p->pg_loop_cpu_txn) ||
-        NUM("postgres", "query_cpu", &p->pg_query_cpu) ||
-        NUM("postgres", "row_cost", &p->pg_row_cost) ||
-        NUM("postgres", "sum_cpu", &p->pg_sum_cpu) ||
-        NUM("postgres", "scan_fraction", &p->pg_scan_fraction) ||
-        NUM("postgres", "commit_cpu", &p->pg_commit_cpu) ||
-        NUM("postgres", "wake_cpu", &p->pg_wake_cpu) ||
-        sim_cfg_dist(cfg, s, n, "postgres", "flush", &p->pg_flush, err) ||
-        NUM("postgres", "holds_rows", &p->holds_rows) ||
-        BOOL("postgres", "row_locks", &p->row_locks) || INT("inventory", "classes", &p->classes) ||
-        sim_cfg_dist(cfg, s, n, "postgres", "jitter", &p->pg_jitter, err) ||
-        sim_cfg_dist(cfg, s, n, "redis", "service", &p->redis_service, err) ||
-        NUM("redis", "loop_cpu", &p->redis_loop_cpu) ||
-        NUM("redis", "save_extra", &p->redis_save_extra) ||
-        sim_cfg_dist(cfg, s, n, "tigerbeetle", "batch_base", &p->tb_base, err) ||
-        NUM("tigerbeetle", "per_transfer", &p->tb_per_transfer) ||
-        INT("tigerbeetle", "batch_max", &tbmax) || NUM("tigerbeetle", "loop_cpu", &p->tb_loop_cpu) ||
-        NUM("tigerbeetle", "batch_cpu", &p->tb_batch_cpu) ||
-        NUM("inventory", "tickets", &p->tickets) || NUM("inventory", "goodies", &p->goodies))
+        sim_cfg_str(cfg, s, n, "client", "mode", &mode, err))
         return err->code;
-#undef NUM
-#undef INT
-#undef BOOL
     if (unit_mean(cfg, "server", "cpu_shape", &p->cpu_shape, err) ||
         unit_mean(cfg, "postgres", "jitter", &p->pg_jitter, err))
         return err->code;
@@ -231,15 +383,10 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
     p->accounting = !strcmp(acc, "tb") ? TF_TB : TF_PG;
     p->payments = !strcmp(pay, "redis") ? TF_REDIS : TF_PG;
     snprintf(p->arch, sizeof p->arch, "%s_%s", acc, pay);
-    p->gate = gate;
-    p->pool_size = psize;
-    p->pool_overflow = pover;
-    p->pre_ping = pre;
-    p->tb_batch_max = (unsigned)tbmax;
     if (p->tb_batch_max < 2)
         return sim_err_set(err, SIM_EINPUT, "%s: tigerbeetle.batch_max: %ld is below 2, the "
                            "transfers of one hold", sim_cfg_where(cfg, "tigerbeetle", "batch_max",
-                           w, sizeof w), tbmax);
+                           w, sizeof w), p->tb_batch_max);
     if (p->gate > p->pool_size + p->pool_overflow) {
         /* blame the value set last: the one that made the three disagree */
         static const char *const keys[] = {"gate", "pool_size", "pool_overflow"};

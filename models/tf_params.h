@@ -1,15 +1,41 @@
-/* tf_params: every parameter of the TigerFans model, read from a scenario
- * config (schema in tf_params.c, with units, defaults and ranges; the
- * README's config reference is generated from that table).
+/* tf_params: every parameter of the TigerFans model, declared once in a
+ * registry (tf_params.c) from which come the struct reading, the config
+ * schema (units, defaults, ranges: the README's config reference is
+ * generated from it), the calibration's fit bounds and default fitted set,
+ * and the values the live comparison simulates with.
  *
  * Role: a plain struct the other tf_* modules read; built once per
  * scenario (tf_params_read) and shared read-only by all replications.
  * Ownership: distributions inside own heap memory (empirical); free with
- * tf_params_fini.
+ * tf_params_fini.  The registry and the schema are static storage.
+ *
+ * Adding a parameter is one field and one row:
+ *  1. a field in struct tf_params below, of the C type its config type
+ *     stores: double (SIM_CFG_NUM, SIM_CFG_DUR, SIM_CFG_RATE), long
+ *     (SIM_CFG_INT), int (SIM_CFG_BOOL) or sim_dist (SIM_CFG_DIST);
+ *  2. one row in the registry table in tf_params.c, in its section:
+ *       {{"section", "key", SIM_CFG_DUR, "default", min, max, NULL, "unit",
+ *         "one line of meaning"}, TF_DOUBLE(field), .source = "where the
+ *         default comes from"},
+ *     plus, when calibration may fit it, .fit_lo/.fit_hi (bounds, > 0: the
+ *     search is in log space) and .fit = 1 when `tfsim calibrate` fits it
+ *     by default, .demand = 1 for a CPU or service cost (the light-load
+ *     start of a calibration scales those together), .own = TF_OWN_* when
+ *     a predicted architecture's own light-load timings fix it; plus
+ *     .live = "value" when the live comparison (`tfsim
+ *     compare`, whose live driver has no HTTP layer and no load generator
+ *     of its own) must simulate it at a fixed value;
+ *  3. `bin/tfsim config --update-readme README.md` (the config reference).
+ * tf_params_read then reads it, the schema checks it, `calibrate --fit`
+ * knows its bounds, and the unit test of the registry checks that the
+ * field's C type matches the row's config type.  Keys whose reading is
+ * more than a lookup (architecture.*, client.phases, client.mode) are rows
+ * without a field (TF_NOFIELD), read by hand in tf_params_read.
  */
 #ifndef TF_PARAMS_H
 #define TF_PARAMS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sim/sim_cfg.h"
@@ -59,6 +85,7 @@ typedef struct tf_params {
     int redis_on_host;           /* Redis's service runs on the host's cores */
     int wake_affine;             /* a statement sent while its busy loop runs waits for its burst */
     double net_rtt;
+    double sched_tick, sched_slice;  /* the scheduler's tick and a CPU-bound task's slice */
 
     /* PostgreSQL */
     long gate, pool_size, pool_overflow;
@@ -80,11 +107,16 @@ typedef struct tf_params {
     sim_dist redis_service;      /* per command on the single Redis thread */
     double redis_loop_cpu;       /* client CPU on the loop per round trip */
     double redis_save_extra;     /* a save's server time beyond redis_service */
+    double redis_cycle_cpu;      /* main thread CPU per event-loop cycle beyond its commands */
+    long redis_io_threads;       /* io-threads, the main thread included (1: none) */
+    int redis_io_do_reads;       /* io-threads-do-reads */
+    long redis_io_per_thread;    /* threads on while pending writes >= io_threads x this */
+    double redis_hz;             /* serverCron calls per second */
 
     /* TigerBeetle */
     sim_dist tb_base;            /* batch latency independent of size */
     double tb_per_transfer;      /* added per transfer */
-    unsigned tb_batch_max;
+    long tb_batch_max;
     double tb_loop_cpu;          /* client CPU on the loop per submission */
     double tb_batch_cpu;         /* batcher CPU on the loop per batch */
 
@@ -100,8 +132,77 @@ typedef struct tf_params {
     sim_rng_kind rng;            /* generator of the streams, from [run] */
 } tf_params;
 
-/* The schema table (static storage). */
+/* The data the embedded defaults were calibrated on: the architecture and
+ * the data hash of its points (val_calib: measured values, weights and
+ * database states) in tests/data/calibration.csv.  `tfsim predict` uses
+ * the defaults as the baseline's calibration for exactly these data; a
+ * unit test (test_val_predict) fails when the data or their reading change
+ * without this line.  Update it with a new calibration of the defaults. */
+#define TF_PARAMS_CALIBRATED_ARCH "pg_pg"
+#define TF_PARAMS_CALIBRATED_DATA "b3dc50959d240186"
+
+/* ---- the registry ---- */
+
+/* Where a row's value is stored in tf_params: the C type of the field. */
+typedef enum tf_param_ctype {
+    TF_CT_NONE = 0, /* no field: read by hand in tf_params_read */
+    TF_CT_DOUBLE,   /* SIM_CFG_NUM, SIM_CFG_DUR, SIM_CFG_RATE */
+    TF_CT_LONG,     /* SIM_CFG_INT */
+    TF_CT_BOOL,     /* SIM_CFG_BOOL, stored as int */
+    TF_CT_DIST      /* SIM_CFG_DIST, stored as sim_dist */
+} tf_param_ctype;
+
+/* One parameter: its schema row, its field, and what calibration and the
+ * live comparison do with it.  All strings static. */
+typedef struct tf_param {
+    sim_cfg_key k;         /* section, key, type, default, range, choices, unit, meaning */
+    size_t off;            /* offsetof(tf_params, field) (TF_CT_NONE: unused) */
+    tf_param_ctype ctype;
+    double fit_lo, fit_hi; /* calibration bounds, 0 < fit_lo < fit_hi; 0, 0: not given (a
+                              fit then takes the schema range, its lower end at least 1e-9) */
+    int fit;               /* 1: fitted by `tfsim calibrate` without --fit */
+    int demand;            /* 1: a CPU or service cost per request or operation: the
+                              calibration's light-load start scales the fitted ones
+                              together (the machine's speed) */
+    int own;               /* TF_OWN_* bits: a predicted architecture with these
+                              backends fixes this parameter from its own light-load
+                              operation timings (`tfsim predict`) */
+    const char *live;      /* the value `tfsim compare` simulates with, or NULL (the
+                              config's or the calibration's) */
+    const char *source;    /* where the default comes from */
+} tf_param;
+
+/* Which backends make a parameter the predicted architecture's own. */
+enum {
+    TF_OWN_TB = 1,            /* TigerBeetle accounting: its hold and commit_order timings */
+    TF_OWN_REDIS = 2,         /* Redis payment sessions: the session timings */
+    TF_OWN_PG = 4,            /* PostgreSQL statements (every architecture: db.add_order) */
+    TF_OWN_PG_ACCOUNTING = 8  /* PostgreSQL accounting: its hold timing gives the database
+                                 state it ran against (postgres.holds_rows) */
+};
+
+/* Field designators for registry rows; the _Generic fails to compile when
+ * the field is not of the named C type. */
+#define TF_FIELD_(f, T, ct)                                                                  \
+    .off = offsetof(tf_params, f) + 0 * sizeof(char[_Generic(((tf_params *)0)->f, T: 1)]), \
+    .ctype = ct
+#define TF_DOUBLE(f) TF_FIELD_(f, double, TF_CT_DOUBLE)
+#define TF_LONG(f) TF_FIELD_(f, long, TF_CT_LONG)
+#define TF_BOOL(f) TF_FIELD_(f, int, TF_CT_BOOL)
+#define TF_DIST(f) TF_FIELD_(f, sim_dist, TF_CT_DIST)
+#define TF_NOFIELD .off = 0, .ctype = TF_CT_NONE
+
+/* The registry rows, in schema order (static storage). */
+const tf_param *tf_params_registry(size_t *n);
+/* The row of "section.key", or NULL. */
+const tf_param *tf_params_find(const char *key);
+/* The schema table built from the registry (static storage). */
 const sim_cfg_key *tf_params_schema(size_t *n);
+/* The calibration bounds of a row: its fit_lo/fit_hi, or else its schema
+ * range with the lower end at least 1e-9. */
+void tf_params_fit_bounds(const tf_param *r, double *lo, double *hi);
+/* "section.key" of a row into buf (len bytes); returns buf. */
+const char *tf_params_key(const tf_param *r, char *buf, size_t len);
 
 /* Read and check params from cfg with the given (merged) schema.  On
  * error returns SIM_EINPUT with file:line: key: message.  On success the

@@ -1,5 +1,6 @@
 #include "models/tf_sim.h"
 #include "models/tf_prog.h"
+#include "models/tf_redis.h"
 
 #include <gsl/gsl_randist.h>
 
@@ -16,7 +17,6 @@
 #include "sim/sim_queue.h"
 #include "sim/sim_rng.h"
 #include "sim/sim_sem.h"
-#include "sim/sim_station.h"
 #include "sim/sim_stats.h"
 
 const char *const tf_kind_names[TF_NKINDS] = {
@@ -26,7 +26,8 @@ const char *const tf_kind_names[TF_NKINDS] = {
 
 const char *const tf_comp_names[TF_NCOMPS] = {"client_loop", "server_loop", "host_cpu",
                                               "db_gate",     "db_pool",     "postgres_cpu",
-                                              "wal_flush",   "redis",       "tigerbeetle"};
+                                              "wal_flush",   "redis",       "tigerbeetle",
+                                              "redis_io_threads"};
 
 /* Backend CPU a hold's sum costs beyond a simple statement, with rows in
  * the holds table: its set-up plus its share (scan_fraction / 4 sums) of
@@ -124,6 +125,7 @@ typedef struct req {
     int mark_code[MAX_MARKS], mark_kind[MAX_MARKS];
     int wave;
     int awake;          /* the next burst finds the loop's core awake (no wake-up) */
+    int sent_busy;      /* its loop had more to run when it sent its Redis command */
 } req;
 
 typedef struct tfs {
@@ -135,7 +137,7 @@ typedef struct tfs {
     loop client;
     worker *w;
     long nworkers, next_worker;
-    sim_station redis;  /* on the host's CPU when redis_on_host */
+    tf_redis redis;     /* on the host's CPU when redis_on_host */
     sim_batcher wal;
     sim_pool reqs;
     /* client connections */
@@ -185,6 +187,8 @@ static void loop_burst_done(sim *s, void *obj)
     l->in_cont = 0;
     if (!l->busy)
         loop_start(l);
+    if (!l->busy)
+        tf_redis_waker_idle(&l->T->redis, s, l); /* it sleeps: Redis woken on its core runs */
 }
 
 static void loop_start(loop *l)
@@ -371,7 +375,7 @@ static void pg_execute(sim *s, void *obj)
     double c = pg_cost(T, r, u->arg);
     /* an idle CPU wakes up for the statement: one of the host's cores is
      * idle (backends on the host), or else no backend is running */
-    if (T->p->pg_on_host ? (double)T->host.n < T->host.cores : T->pg_running == 0)
+    if (T->p->pg_on_host ? sim_ps_present(&T->host) < T->host.cores : T->pg_running == 0)
         c += T->p->pg_wake_cpu;
     T->pg_running++;
     sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
@@ -406,7 +410,7 @@ static void pg_arrive(sim *s, void *obj)
     tfs *T = T_of(s);
     req *r = obj;
     loop *l = &T->w[r->w].lp;
-    if (T->p->wake_affine && T->p->pg_on_host && l->busy && (double)T->host.n >= T->host.cores) {
+    if (T->p->wake_affine && T->p->pg_on_host && l->busy && sim_ps_present(&T->host) >= T->host.cores) {
         sim_job j = {r, NULL, s->now, 0};
         sim_queue_push(&l->stacked, j);
         T->stacked++;
@@ -441,7 +445,9 @@ static void redis_arrive(sim *s, void *obj)
     double x = sim_dist_sample(&T->p->redis_service, T->r_redis);
     if (u->arg == TF_R_SAVE)
         x += T->p->redis_save_extra;
-    sim_station_arrive(&T->redis, s, r, x, redis_done);
+    loop *l = &T->w[r->w].lp;
+    tf_redis_arrive_from(&T->redis, s, r, x, redis_done, l, r->sent_busy,
+                         l->busy || sim_queue_len(&l->ready) > 0);
 }
 
 /* ---- TigerBeetle ---- */
@@ -543,6 +549,8 @@ static void step(tfs *T, req *r, int on_loop)
             sim_after(&T->s, p->net_rtt / 2, 0, pg_arrive, r);
             return;
         case TF_U_REDIS:
+            /* the loop has more to run: Redis, woken on its core, waits */
+            r->sent_busy = w->lp.busy || sim_queue_len(&w->lp.ready) > 0;
             sim_after(&T->s, p->net_rtt / 2, 0, redis_arrive, r);
             return;
         case TF_U_TB:
@@ -844,8 +852,10 @@ static void collect(tfs *T, tf_out *o)
         o->util[TF_C_WAL] = (double)T->wal.batches * sim_dist_mean(&p->pg_flush) / now;
         o->queue[TF_C_WAL] = T->wal.size.mean;
     }
-    o->util[TF_C_REDIS] = sim_station_utilisation(&T->redis, now);
-    o->queue[TF_C_REDIS] = sim_tavg_mean(&T->redis.nwait, now);
+    o->util[TF_C_REDIS] = tf_redis_utilisation(&T->redis, now);
+    o->queue[TF_C_REDIS] = tf_redis_queue(&T->redis, now);
+    o->util[TF_C_REDIS_IO] = tf_redis_threads_on(&T->redis, now);
+    o->queue[TF_C_REDIS_IO] = sim_tavg_mean(&T->redis.hogs.waiting, now);
     /* TigerBeetle: batches in flight over time (one at most per worker) */
     sim_welford bs;
     sim_welford_init(&bs);
@@ -889,7 +899,7 @@ static void free_state(tfs *T)
     sim_queue_fini(&T->client.ready);
     sim_queue_fini(&T->client.stacked);
     sim_ps_fini(&T->host);
-    sim_station_fini(&T->redis);
+    tf_redis_fini(&T->redis);
     sim_batcher_fini(&T->wal);
     sim_pool_fini(&T->reqs);
     sim_queue_fini(&T->conn_wait);
@@ -942,12 +952,10 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
         loop_init(&w->lp, T, p->crowding, p->wake_cpu, T->r_server, &p->cpu_shape, 1);
         sim_sem_init(&w->gate, p->gate);
         sim_sem_init(&w->pool, p->pool_size + p->pool_overflow);
-        sim_batcher_init(&w->tb, p->tb_batch_max, tb_latency, &w->lp);
+        sim_batcher_init(&w->tb, (unsigned)p->tb_batch_max, tb_latency, &w->lp);
         w->tb.on_done = tb_batch_done;
     }
-    sim_station_init(&T->redis, 1);
-    if (p->redis_on_host)
-        sim_station_run_on(&T->redis, &T->host);
+    tf_redis_init(&T->redis, p, p->redis_on_host ? &T->host : NULL);
     sim_batcher_init(&T->wal, 1u << 30, wal_latency, T);
     sim_pool_init(&T->reqs, sizeof(req), 256);
     sim_queue_init(&T->conn_wait, 16);

@@ -39,12 +39,15 @@
  * loop to the backend).  Without wake_affine the statement shares the
  * cores at once (processor sharing).
  *
- * Redis (host.redis_on_host; off by default): the server is one thread
- * that takes commands in order; its service (redis.service, plus
- * redis.save_extra for a save) is a job on the host's cores, so Redis
- * competes with the loops and backends under load.  Its reply finds the
- * loop's core awake (Redis ran there while the loop slept): no wake_cpu.
- * Off the host, Redis is a station of its own beside the cores.
+ * Redis: tf_redis (its main thread's event-loop cycles and, with
+ * redis.io_threads > 1, its threaded I/O; see tf_redis.h).  With
+ * host.redis_on_host (off by default) its service (redis.service, plus
+ * redis.save_extra for a save) is work on the host's cores, so Redis
+ * competes with the loops and backends under load; it is woken on the
+ * core of the loop that sent the command and runs when that loop sleeps;
+ * its spinning I/O threads take turns on the host's cores.  Its reply
+ * finds the loop's core awake (Redis ran there while the loop slept): no
+ * wake_cpu.  Off the host, Redis has cores of its own.
  *
  * Cost: about 10-30 calendar events per request; memory O(concurrency);
  * nothing is allocated per event in steady state (request and burst pools).
@@ -79,6 +82,8 @@ enum tf_comp {
     TF_C_WAL,        /* WAL flush */
     TF_C_REDIS,
     TF_C_TB,         /* TigerBeetle batcher busy (a batch in flight) */
+    TF_C_REDIS_IO,   /* Redis's I/O threads started (share of time); queue: threads
+                        waiting for a core (tf_redis) */
     TF_NCOMPS
 };
 extern const char *const tf_comp_names[TF_NCOMPS];

@@ -718,6 +718,40 @@ sim_table *rep_store_load_table(rep_store *s, int64_t run_id, sim_err *err)
     return get_cells(s, &run_cells, run_id, title, err);
 }
 
+int rep_store_find_run(rep_store *s, const char *command, uint64_t config_hash, int64_t *run_id,
+                       char **overrides, sim_err *err)
+{
+    *run_id = 0;
+    if (overrides)
+        *overrides = NULL;
+    sqlite3_stmt *st = prepare(s,
+                               "SELECT id, overrides FROM runs WHERE command = ? AND "
+                               "config_hash = ? ORDER BY id DESC LIMIT 1",
+                               err);
+    if (!st)
+        return err ? err->code : SIM_EFAIL;
+    char hex[17];
+    hash_hex(config_hash, hex, sizeof hex);
+    bind_text(st, 1, command);
+    bind_text(st, 2, hex);
+    int rc = sqlite3_step(st);
+    int status = SIM_OK;
+    if (rc == SQLITE_ROW) {
+        *run_id = sqlite3_column_int64(st, 0);
+        const unsigned char *o = sqlite3_column_text(st, 1);
+        if (overrides) {
+            size_t n = o ? strlen((const char *)o) : 0;
+            *overrides = malloc(n + 1);
+            assert(*overrides);
+            memcpy(*overrides, o ? (const char *)o : "", n + 1);
+        }
+    } else if (rc != SQLITE_DONE) {
+        status = db_fail(s, err, "find run");
+    }
+    sqlite3_finalize(st);
+    return status;
+}
+
 /* ---- sweeps ---- */
 
 static uint64_t fnv1a(uint64_t h, const char *s)

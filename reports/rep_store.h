@@ -118,6 +118,14 @@ int rep_store_save_run(rep_store *s, const rep_manifest *m, const sim_table *t, 
  * with err set (SIM_EINPUT when there is no such run). */
 sim_table *rep_store_load_table(rep_store *s, int64_t run_id, sim_err *err);
 
+/* The newest run stored by `command` with this config_hash (a command
+ * may use the hash as the key of what it stored: `calibrate` stores a
+ * calibration under its key): its id in *run_id (0 when there is none)
+ * and, when overrides is not NULL, its overrides text in a new string
+ * owned by the caller (free()). */
+int rep_store_find_run(rep_store *s, const char *command, uint64_t config_hash, int64_t *run_id,
+                       char **overrides, sim_err *err);
+
 /* Sweep key: FNV-1a 64-bit of the redacted command, config text, overrides,
  * varied key, values, seed and replications, as 16 hex digits in buf
  * (len >= 17). */

@@ -17,6 +17,7 @@ void sim_ps_init(sim_ps *p, double cores)
     p->n = 0;
     p->rate = 0;
     p->order = 0;
+    p->spin = 0;
     p->is_armed = 0;
     p->armed = 0;
     p->timer = -1;
@@ -40,12 +41,13 @@ void sim_ps_reset_stats(sim_ps *p, double now)
     sim_welford_init(&p->resp);
 }
 
-/* min(1, K/n), 0 when idle: K/n < 1 exactly when n > K (a quotient of
- * doubles a < b rounds below 1), so the division is done only then. */
+/* min(1, K/m) with m = jobs + spinners, 0 without jobs: K/m < 1 exactly
+ * when m > K (a quotient of doubles a < b rounds below 1), so the division
+ * is done only then.  Called whenever n or spin changes. */
 static inline void set_rate(sim_ps *p)
 {
-    double n = (double)p->n;
-    p->rate = p->n == 0 ? 0 : n <= p->cores ? 1.0 : p->cores / n;
+    double m = (double)(p->n + (size_t)p->spin);
+    p->rate = p->n == 0 ? 0 : m <= p->cores ? 1.0 : p->cores / m;
 }
 
 /* x / rate, without the division when the rate is 1 (the same value). */
@@ -137,8 +139,8 @@ static void arm(sim_ps *p, sim *s)
 
 static void set_counts(sim_ps *p, double now)
 {
-    sim_tavg_set(&p->njobs, now, (double)p->n);
-    double n = (double)p->n;
+    double n = (double)(p->n + (size_t)p->spin);
+    sim_tavg_set(&p->njobs, now, n);
     sim_tavg_set(&p->nbusy, now, n < p->cores ? n : p->cores);
 }
 
@@ -186,6 +188,16 @@ void sim_ps_submit(sim_ps *p, sim *s, void *obj, double work, sim_fn fn)
     advance(p, s->now);
     sim_ps_job j = {p->v + work, p->order++, obj, fn, s->now};
     heap_push(p, j);
+    set_counts(p, s->now);
+    arm(p, s);
+}
+
+void sim_ps_spin(sim_ps *p, sim *s, long delta)
+{
+    assert(p->spin + delta >= 0);
+    advance(p, s->now);
+    p->spin += delta;
+    set_rate(p);
     set_counts(p, s->now);
     arm(p, s);
 }

@@ -18,6 +18,11 @@
  * pushes plain events instead, and an earlier one makes the older one
  * stale (its sequence number no longer matches); the schedule is the same.
  * A sim_ps serves one sim.
+ * Spinning jobs (sim_ps_spin): threads that keep a core busy without ever
+ * finishing (a thread polling for work).  They count among the jobs
+ * present, so that n jobs and m spinners progress at min(1, K/(n + m))
+ * each, and the cores they take show in the utilisation; they hold no
+ * finish point.
  * Invariants: V never decreases while jobs are present, and restarts at 0
  * when the CPU goes idle (no finish points are held then), so that it
  * stays small and precise; jobs finish in order of finish point.
@@ -43,15 +48,16 @@ typedef struct sim_ps {
     double v, t_last;
     sim_ps_job *heap;  /* min-heap on (finish, order), owned */
     size_t n, cap;
-    double rate;       /* each job's rate, min(1, K/n) (0 when idle); set when n changes */
+    double rate;       /* each job's rate, min(1, K/(n + spin)) (0 without jobs); set when n or spin changes */
     uint64_t order;
+    long spin;         /* spinning jobs present (sim_ps_spin) */
     uint64_t armed;    /* sequence number of the armed completion event */
     double armed_t;    /* its time */
     int is_armed;
     int timer;         /* the calendar timer it arms (-1: none yet, -2: none free) */
     /* statistics since the last reset */
     uint64_t completions;
-    sim_tavg njobs, nbusy;  /* jobs present; cores in use = min(n, K) */
+    sim_tavg njobs, nbusy;  /* jobs present (spinners too); cores in use = min(n + spin, K) */
     sim_welford resp;
 } sim_ps;
 
@@ -59,7 +65,12 @@ void sim_ps_init(sim_ps *p, double cores);
 void sim_ps_fini(sim_ps *p);
 /* Submit work (CPU seconds, >= 0); fn(s, obj) is called when it is done. */
 void sim_ps_submit(sim_ps *p, sim *s, void *obj, double work, sim_fn fn);
+/* Add (delta > 0) or remove (delta < 0) spinning jobs, now.  The others
+ * slow down or speed up from now on; spin stays >= 0. */
+void sim_ps_spin(sim_ps *p, sim *s, long delta);
 void sim_ps_reset_stats(sim_ps *p, double now);
+/* Jobs present, spinners included (a core is idle when this is below K). */
+static inline double sim_ps_present(const sim_ps *p) { return (double)(p->n + (size_t)p->spin); }
 static inline double sim_ps_utilisation(const sim_ps *p, double now)
 {
     return sim_tavg_mean(&p->nbusy, now) / p->cores;

@@ -297,3 +297,21 @@ void sim_ci(const double *x, size_t n, double level, double *mean, double *half)
     }
     *half = sim_t_quantile(level, (double)(n - 1)) * sim_welford_sd(&w) / sqrt((double)n);
 }
+
+double sim_mape_add(sim_mape *m, double pred, double meas)
+{
+    if (!(meas > 0) || !isfinite(meas) || !isfinite(pred))
+        return NAN;
+    double e = 100 * (pred - meas) / meas;
+    if (m) {
+        m->sum += fabs(e);
+        m->max = fmax(m->max, fabs(e));
+        m->n++;
+    }
+    return e;
+}
+
+double sim_mape_mean(const sim_mape *m)
+{
+    return m->n ? m->sum / (double)m->n : NAN;
+}

@@ -108,6 +108,20 @@ uint64_t sim_series_mser(const sim_series *s);
 int sim_series_batch_means(const sim_series *s, uint64_t skip, int k, double level, double *mean,
                            double *half);
 
+/* Mean absolute percentage error of predictions against measurements: the
+ * one place MAPE is computed (calibrate, predict, compare). */
+typedef struct sim_mape {
+    double sum, max;  /* of |error| in percent */
+    long n;
+} sim_mape;
+static inline void sim_mape_init(sim_mape *m) { m->sum = m->max = 0, m->n = 0; }
+/* 100 (pred - meas) / meas, counted in m (may be NULL) when finite; NaN
+ * (not counted) when meas is not a positive finite number or pred is not
+ * finite. */
+double sim_mape_add(sim_mape *m, double pred, double meas);
+/* The mean of the absolute errors counted, NaN when none. */
+double sim_mape_mean(const sim_mape *m);
+
 /* Mean and CI half-width of n independent values (n >= 2 for a half-width;
  * n == 1 gives half = NaN). */
 void sim_ci(const double *x, size_t n, double level, double *mean, double *half);

@@ -4,7 +4,9 @@
 # a unix socket in DIR and on a free loopback port.
 #
 #   tests/servers.sh start DIR        start redis (plus a password-protected
-#                                     instance) and a PostgreSQL 15 cluster;
+#                                     instance and one with --io-threads 4
+#                                     --io-threads-do-reads yes, as TigerFans
+#                                     runs it) and a PostgreSQL 15 cluster;
 #                                     write DIR/env (sh syntax, export lines)
 #   tests/servers.sh stop DIR         stop every server started in DIR (also
 #                                     ones stopped with SIGSTOP); safe to
@@ -18,6 +20,7 @@
 #
 # DIR/env exports: TFSIM_REDIS_SOCKET, TFSIM_REDIS_HOST, TFSIM_REDIS_PORT,
 # TFSIM_REDIS_PID, TFSIM_REDIS_PW_SOCKET, TFSIM_REDIS_PW_PASSWORD,
+# TFSIM_REDIS_IO4_SOCKET,
 # TFSIM_PG_SOCKET (the socket directory), TFSIM_PG_HOST, TFSIM_PG_PORT,
 # TFSIM_PG_CONNINFO, TFSIM_PG_PW_USER, TFSIM_PG_PW_PASSWORD.
 #
@@ -97,15 +100,18 @@ pg_os_user() {
 
 # ---- redis ----
 
-# start_redis DIR NAME PORT [PASSWORD]: one instance, socket DIR/NAME.sock,
-# pid DIR/NAME.pid, log DIR/NAME.log; PORT 0 = unix socket only.
+# start_redis DIR NAME PORT [PASSWORD [IO_THREADS]]: one instance, socket
+# DIR/NAME.sock, pid DIR/NAME.pid, log DIR/NAME.log; PORT 0 = unix socket
+# only; IO_THREADS > 1: --io-threads IO_THREADS --io-threads-do-reads yes
+# (TigerFans' upstream Makefile starts Redis with 4).
 start_redis() {
-    d=$1 name=$2 port=$3 pw=${4:-}
+    d=$1 name=$2 port=$3 pw=${4:-} io=${5:-1}
     command -v "$REDIS_SERVER" >/dev/null 2>&1 || die "redis-server not found (install redis-server)"
     set -- --port "$port" --bind 127.0.0.1 --unixsocket "$d/$name.sock" --unixsocketperm 700 \
         --dir "$d" --save "" --appendonly no --daemonize yes --pidfile "$d/$name.pid" \
         --logfile "$d/$name.log" --databases 16
     [ -n "$pw" ] && set -- "$@" --requirepass "$pw"
+    [ "$io" -gt 1 ] && set -- "$@" --io-threads "$io" --io-threads-do-reads yes
     "$REDIS_SERVER" "$@" >"$d/$name.start.log" 2>&1 || return 1
     i=0
     while [ $i -lt 100 ]; do
@@ -123,13 +129,13 @@ start_redis() {
     return 1
 }
 
-# start_redis_retry DIR NAME [PASSWORD]: on a free port, retrying if the
-# port was taken meanwhile.  Sets REDIS_PORT.
+# start_redis_retry DIR NAME [PASSWORD [IO_THREADS]]: on a free port,
+# retrying if the port was taken meanwhile.  Sets REDIS_PORT.
 start_redis_retry() {
     n=0
     while [ $n -lt 5 ]; do
         REDIS_PORT=$(free_port)
-        if start_redis "$1" "$2" "$REDIS_PORT" "${3:-}"; then
+        if start_redis "$1" "$2" "$REDIS_PORT" "${3:-}" "${4:-1}"; then
             return 0
         fi
         stop_redis "$1/$2.pid"
@@ -275,6 +281,7 @@ write_env() {
         echo "export TFSIM_REDIS_PID=$(cat "$DIR/redis.pid")"
         echo "export TFSIM_REDIS_PW_SOCKET=$(q "$DIR/redis-pw.sock")"
         echo "export TFSIM_REDIS_PW_PASSWORD=$(q "$REDIS_PW")"
+        echo "export TFSIM_REDIS_IO4_SOCKET=$(q "$DIR/redis-io4.sock")"
         echo "export TFSIM_PG_SOCKET=$(q "$DIR/pg")"
         echo "export TFSIM_PG_HOST=127.0.0.1"
         echo "export TFSIM_PG_PORT=$PG_PORT"
@@ -297,6 +304,7 @@ start)
     REDIS_MAIN_PORT=$REDIS_PORT
     REDIS_PW=$(secret)
     start_redis_retry "$DIR" redis-pw "$REDIS_PW"
+    start_redis_retry "$DIR" redis-io4 "" 4
     pg_init
     write_env
     ;;

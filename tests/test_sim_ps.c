@@ -301,6 +301,70 @@ static void test_reset_stats(void **state)
     world_fini(&w);
 }
 
+/* Spinning jobs: they slow the others as present jobs would, from the
+ * moment they come to the moment they go, and count as busy cores. */
+typedef struct spin_ev {
+    sim_ps *p;
+    long delta;
+} spin_ev;
+
+static void on_spin(sim *s, void *obj)
+{
+    spin_ev *e = obj;
+    sim_ps_spin(e->p, s, e->delta);
+}
+
+static double spin_case(double cores, double work, const double *at, const long *delta, int n)
+{
+    world w;
+    job j = {.arrive = 0, .work = work};
+    spin_ev ev[4];
+    sim_init(&w.s, 16);
+    sim_ps_init(&w.p, cores);
+    w.ndone = 0;
+    j.w = &w;
+    j.id = 0;
+    j.done = NAN;
+    for (int i = 0; i < n; i++) {
+        ev[i] = (spin_ev){&w.p, delta[i]};
+        sim_at(&w.s, at[i], 0, on_spin, &ev[i]);
+    }
+    sim_at(&w.s, 0, 1, on_arrive, &j);
+    assert_int_equal(sim_run(&w.s, INFINITY), SIM_RUN_EMPTY);
+    assert_int_equal(w.ndone, 1);
+    world_fini(&w);
+    return j.done;
+}
+
+static void test_spinners(void **state)
+{
+    (void)state;
+    /* one core, a spinner from the start: the job gets half the core */
+    assert_close(spin_case(1, 1, (double[]){0}, (long[]){1}, 1), 2.0, 1e-12);
+    /* a spinner comes at 0.5: 0.5 done, the other 0.5 at half speed */
+    assert_close(spin_case(1, 1, (double[]){0.5}, (long[]){1}, 1), 1.5, 1e-12);
+    /* present 0..1: 0.5 done by 1, then full speed */
+    assert_close(spin_case(1, 1, (double[]){0, 1}, (long[]){1, -1}, 2), 1.5, 1e-12);
+    /* two cores, three spinners: the job runs at 2/4 */
+    assert_close(spin_case(2, 1, (double[]){0}, (long[]){3}, 1), 2.0, 1e-12);
+    /* two cores, one spinner: still a core for the job */
+    assert_close(spin_case(2, 1, (double[]){0}, (long[]){1}, 1), 1.0, 1e-12);
+    /* a spinner alone keeps one of two cores busy: utilisation 1/2 */
+    sim s;
+    sim_ps p;
+    sim_init(&s, 16);
+    sim_ps_init(&p, 2);
+    spin_ev on = {&p, 1}, off = {&p, -1};
+    sim_at(&s, 1, 0, on_spin, &on);
+    sim_at(&s, 3, 0, on_spin, &off);
+    assert_int_equal(sim_run(&s, INFINITY), SIM_RUN_EMPTY);
+    assert_close(sim_ps_utilisation(&p, 4), 0.5 * 2 / 4, 1e-12);
+    assert_close(sim_tavg_mean(&p.njobs, 4), 0.5, 1e-12);
+    assert_int_equal(p.spin, 0);
+    sim_ps_fini(&p);
+    sim_fini(&s);
+}
+
 int main(void)
 {
     sim_rng_setup();
@@ -312,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_work_conserved),
         cmocka_unit_test(test_short_jobs_after_long_run),
         cmocka_unit_test(test_reset_stats),
+        cmocka_unit_test(test_spinners),
     };
     return cmocka_run_group_tests_name("sim_ps", tests, NULL, NULL);
 }

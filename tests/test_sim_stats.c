@@ -449,6 +449,27 @@ static void test_ci(void **state)
     assert_close(h, 0, 0);
 }
 
+/* MAPE: signed errors in percent, the mean of their absolute values, the
+ * largest; measurements that are not positive and finite are not counted. */
+static void test_mape(void **state)
+{
+    (void)state;
+    sim_mape m;
+    sim_mape_init(&m);
+    assert_true(isnan(sim_mape_mean(&m)));
+    assert_close(sim_mape_add(&m, 110, 100), 10, 1e-12);
+    assert_close(sim_mape_add(&m, 45, 50), -10, 1e-12);
+    assert_close(sim_mape_add(&m, 130, 100), 30, 1e-12);
+    assert_true(isnan(sim_mape_add(&m, 1, 0)));
+    assert_true(isnan(sim_mape_add(&m, 1, NAN)));
+    assert_true(isnan(sim_mape_add(&m, NAN, 1)));
+    assert_true(isnan(sim_mape_add(NULL, 1, -1)));
+    assert_close(sim_mape_add(NULL, 2, 1), 100, 1e-12);
+    assert_int_equal(m.n, 3);
+    assert_close(sim_mape_mean(&m), 50.0 / 3, 1e-12);
+    assert_close(m.max, 30, 1e-12);
+}
+
 int main(void)
 {
     sim_rng_setup();
@@ -465,6 +486,7 @@ int main(void)
         cmocka_unit_test(test_batch_means_coverage),
         cmocka_unit_test(test_batch_means_hand),
         cmocka_unit_test(test_ci),
+        cmocka_unit_test(test_mape),
     };
     return cmocka_run_group_tests_name("sim_stats", tests, NULL, NULL);
 }

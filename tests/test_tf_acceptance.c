@@ -29,13 +29,17 @@ static void test_pg_pg_shipped_config(void **state)
     val_calib_point pts[64];
     size_t n;
     val_series_opts so = {0, 1e5};
-    assert_int_equal(val_calib_points(tb, "pg_pg", &so, pts, 64, &n, &err), SIM_OK);
+    val_series ser;
+    assert_int_equal(val_series_build(tb, &so, &ser, &err), SIM_OK);
+    assert_int_equal(val_calib_points(tb, &ser, "pg_pg", pts, 64, &n, &err), SIM_OK);
     sim_cfg *cfg = sim_cfg_new();
     if (sim_cfg_load(cfg, "configs/tigerfans/pg_pg.ini", &err))
         fail_msg("%s", err.msg);
-    val_calib_opts o = {1, 10, 0, 0.25, 1e-3, 2, NULL, NULL};
+    val_calib_opts o;
+    val_calib_opts_init(&o);
+    o.reps = 10;
     val_calib_sim sims[64];
-    assert_int_equal(val_calib_simulate(cfg, NULL, 0, NULL, 0, pts, n, &o, sims, &err), SIM_OK);
+    assert_int_equal(val_calib_simulate(cfg, NULL, 0, pts, n, &o, sims, &err), SIM_OK);
     int checked = 0, bad = 0;
     for (size_t k = 0; k < n; k++) {
         long c = pts[k].concurrency;
@@ -65,6 +69,7 @@ static void test_pg_pg_shipped_config(void **state)
         fail_msg("%d of %d figures outside the tolerance (15%% throughput, 25%% timings)",
                  bad, checked);
     sim_cfg_free(cfg);
+    val_series_fini(&ser);
     val_tigerbench_free(tb);
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "validate/val_probe.h"
+#include "validate/val_probe_redis.h"
 
 #define NC 3
 
@@ -175,12 +176,33 @@ static void test_loop_phase_stop_and_errors(void **state)
     fake_fini(&f);
 }
 
+/* --concurrency auto: around the threshold of the I/O threads (2N clients
+ * pending), the default levels without threads. */
+static void test_redis_auto_levels(void **state)
+{
+    (void)state;
+    unsigned lv[8];
+    assert_int_equal(val_probe_redis_auto_levels(4, lv), 5);
+    unsigned want4[] = {1, 7, 8, 16, 32};
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(lv[i], want4[i]);
+    assert_int_equal(val_probe_redis_auto_levels(2, lv), 5);
+    assert_int_equal(lv[1], 3);
+    assert_int_equal(lv[2], 4);
+    assert_int_equal(val_probe_redis_auto_levels(1, lv), 4);
+    assert_int_equal(lv[3], 64);
+    assert_int_equal(val_probe_redis_auto_levels(0, lv), 4); /* unknown */
+    assert_int_equal(val_probe_redis_auto_levels(128, lv), 5);
+    assert_true(lv[4] <= VAL_PROBE_MAX_CONC);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_loop_phase_counts),
         cmocka_unit_test(test_loop_phase_timeout),
         cmocka_unit_test(test_loop_phase_stop_and_errors),
+        cmocka_unit_test(test_redis_auto_levels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

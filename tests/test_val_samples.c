@@ -307,6 +307,45 @@ static void test_bad_input(void **state)
     free(big);
 }
 
+/* Notes "# key = value": written between rows, read back (the latest value
+ * of a key wins), skipped by the row reader; bad notes are named. */
+static void test_notes(void **state)
+{
+    (void)state;
+    sim_err err = {0};
+    const char *p = path_of("notes.csv");
+    val_samples_writer *w = val_samples_create(p, &err);
+    assert_non_null(w);
+    assert_int_equal(val_samples_note(w, "redis.io_threads", "4", &err), SIM_OK);
+    assert_int_equal(val_samples_add(w, "redis.x", 1, 10, 1, &err), SIM_OK);
+    assert_int_equal(val_samples_note(w, "redis.io_threads_do_reads", "true", &err), SIM_OK);
+    assert_int_equal(val_samples_add(w, "redis.x", 2, 20, 2, &err), SIM_OK);
+    assert_int_equal(val_samples_note(w, "redis.io_threads", "1", &err), SIM_OK);
+    assert_int_equal(val_samples_close(w, &err), SIM_OK);
+    size_t len;
+    char *text = slurp(p, &len);
+    /* the first row was flushed before the second note: file order kept */
+    assert_non_null(strstr(text, "# redis.io_threads = 4\n\"redis.x\",1,"));
+    free(text);
+    val_samples_reader *r = val_samples_open(p, &err);
+    assert_non_null(r);
+    val_sample smp;
+    int n = 0;
+    while (val_samples_next(r, &smp, &err) == 1)
+        n++;
+    assert_int_equal(n, 2);
+    assert_string_equal(val_samples_note_get(r, "redis.io_threads"), "1");
+    assert_string_equal(val_samples_note_get(r, "redis.io_threads_do_reads"), "true");
+    assert_null(val_samples_note_get(r, "redis.hz"));
+    const char *k, *v;
+    assert_int_equal(val_samples_notes(r, 1, &k, &v), 2);
+    assert_string_equal(k, "redis.io_threads_do_reads");
+    val_samples_reader_free(r);
+    expect_bad(H "#redis.io_threads 4\n", "bad.csv:2: a note must read '# key = value'");
+    expect_bad(H "# redis io = 4\n", "bad.csv:2: a note's key and value");
+    expect_bad(H "# redis.x = \n", "bad.csv:2: a note's key and value");
+}
+
 static void test_cannot_open(void **state)
 {
     (void)state;
@@ -384,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_cannot_open),
         cmocka_unit_test(test_op_names),
+        cmocka_unit_test(test_notes),
         cmocka_unit_test(test_existing_file_kept_until_rows),
     };
     return cmocka_run_group_tests_name("val_samples", tests, setup, teardown);

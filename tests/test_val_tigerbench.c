@@ -19,7 +19,7 @@ static const char good_csv[] =
     "t2,a,checkout,pg,pg,1,10,512,direct,1.0,1000,1000,0,8,125\n"
     "t2,a,checkout,pg,pg,10,10,512,direct,1.0,1000,998,2,5,199.6\n"
     "t3,a,kind:accounting.hold,pg,pg,1,10,512,,1.0,2000,0,0,0.001,0.004\n"
-    "t3,a,kind:accounting.hold,pg,pg,1,10,512,,1.0,1000,0,0,0.002,0.006\n"
+    "t4,a,kind:accounting.hold,pg,pg,1,10,512,,1.0,1000,0,0,0.002,0.006\n"
     "t3,a,kind:unused,pg,pg,1,10,512,,1.0,0,0,0,0,0\n"
     "t3,a,kind:accounting.hold,tb,redis,1,10,512,,1.0,2000,0,0,0.0005,0.002\n";
 
@@ -262,6 +262,26 @@ static void test_row_errors(void **state)
     read_bad(HDR "t,a,checkout,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,100\n"
                  "t,a,checkout,pg,pg,5,20,512,direct,1.0,1000,1000,0,10,100\n",
              "tb.csv:3: db_pool_size: 20 differs from 10 (line 2) for pg_pg");
+    /* the same repetition twice (same timestamp, phase, architecture and
+     * concurrency), e.g. a file appended to itself */
+    read_bad(HDR "2025-09-20T11:27:45Z,a,checkout,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,100\n"
+                 "2025-09-20T11:27:45Z,a,reserve,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,100\n"
+                 "2025-09-20T11:27:45Z,a,checkout,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,100\n",
+             "tb.csv:4: duplicates line 2");
+    /* placeholder text in the timestamp column identifies nothing */
+    val_tigerbench_free(read_ok(HDR "t,a,checkout,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,100\n"
+                                    "t,a,checkout,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,100\n"));
+    /* absurd values: a kind mean of 1e308 s, a phase lasting years, a
+     * kind longer than its phases */
+    read_bad(HDR "t,a,kind:accounting.hold,pg,pg,1,10,512,,1.0,2000,0,0,0.001,1e308\n",
+             "tb.csv:2: throughput: 1e+308 is beyond 86400 s");
+    read_bad(HDR "t,a,kind:accounting.hold,pg,pg,1,10,512,,1.0,2000,0,0,1e9,0.004\n",
+             "tb.csv:2: walltime: 1e+09 is beyond 86400 s");
+    read_bad(HDR "t,a,checkout,pg,pg,1,10,512,direct,1.0,1000,1000,0,1e8,1e-5\n",
+             "tb.csv:2: walltime: 1e+08 is beyond 86400 s");
+    read_bad(HDR "t,a,checkout,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,100\n"
+                 "u,a,kind:accounting.hold,pg,pg,1,10,512,,1.0,2000,0,0,0.001,60\n",
+             "tb.csv:3: throughput: kind:accounting.hold has a mean of 60 s, longer than the 10 s");
     /* line numbers count blank lines */
     read_bad(HDR "\n\nt,a,checkout,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,x\n",
              "tb.csv:4: throughput: 'x' is not a number");
@@ -308,6 +328,34 @@ static void test_malformed(void **state)
     read_bad(many, "tb.csv:2: more than 64 fields");
 }
 
+/* ISO 8601 timestamps give each group's earliest and latest time; other
+ * text gives none. */
+static void test_timestamps(void **state)
+{
+    (void)state;
+    val_tigerbench *tb = read_ok(
+        HDR "2025-09-20T11:27:45.5+00:00,a,checkout,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,100\n"
+            "2025-09-20 13:28:22+02:00,a,checkout,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,100\n"
+            "2025-09-20T11:29:02Z,a,kind:accounting.hold,pg,pg,1,10,512,,1.0,2000,0,0,0.001,0.004\n"
+            "1970-01-01T00:01,a,kind:accounting.hold,pg,pg,5,10,512,,1.0,2000,0,0,0.001,0.004\n"
+            "later,a,reserve,pg,pg,1,10,512,direct,1.0,1000,1000,0,10,100\n");
+    const val_tigerbench_arch *a = val_tigerbench_find(tb, "pg_pg");
+    const val_tigerbench_phase *p = val_tigerbench_phase_get(a, "checkout", 1);
+    assert_int_equal(p->timed, 2);
+    /* 2025-09-20T11:27:45.5Z: 20351 days after 1970-01-01 */
+    assert_close(p->t_first, 20351 * 86400.0 + 11 * 3600 + 27 * 60 + 45.5, 1e-6);
+    assert_close(p->t_last - p->t_first, 36.5, 1e-6);
+    assert_int_equal(p->line, 2);
+    assert_int_equal(p->last_line, 3);
+    const val_tigerbench_kind *k = val_tigerbench_kind_get(a, "accounting.hold", 1);
+    assert_close(k->t_first - p->t_first, 76.5, 1e-6);
+    assert_close(val_tigerbench_kind_get(a, "accounting.hold", 5)->t_first, 60, 1e-9);
+    p = val_tigerbench_phase_get(a, "reserve", 1);
+    assert_int_equal(p->timed, 0);
+    assert_true(isnan(p->t_first));
+    val_tigerbench_free(tb);
+}
+
 static void test_missing_file(void **state)
 {
     (void)state;
@@ -326,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_shape_variants), cmocka_unit_test(test_phase_kinds),
         cmocka_unit_test(test_header_errors),  cmocka_unit_test(test_row_errors),
         cmocka_unit_test(test_malformed),      cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_timestamps),
     };
     return cmocka_run_group_tests_name("val_tigerbench", tests, setup, teardown);
 }

@@ -1,20 +1,54 @@
-/* val_calib: simulation-based calibration of TigerFans model parameters
- * against measured benchmark points (throughput per phase and operation
- * timings per concurrency), and the light-load fit of a target
- * architecture's own parameters for prediction.
+/* val_calib: simulation-based calibration of the TigerFans model against
+ * measured benchmark points (throughput per phase and operation timings
+ * per concurrency): the engine (simulate the points, the objective, the
+ * fit) and `tfsim calibrate` as opts -> run -> tables.
  *
  * Method: minimise the sum over points of squared log errors of the four
  * phase throughputs plus kind_weight times the squared log errors of the
  * kind means, over the chosen parameters in log space, with GSL's
  * Nelder-Mead simplex (gsl_multimin_fminimizer_nmsimplex2).  Every
  * evaluation simulates every point with the same seed (common random
- * numbers), so the objective is a deterministic, nearly smooth function.
- * Parameters are config keys ("section.key"); values are plain numbers in
- * the key's base unit (seconds, rows, cores).
+ * numbers), so the objective is a deterministic, nearly smooth function;
+ * the points of an evaluation are simulated on `jobs` threads, each point
+ * on one thread with its own seeds, so that the result does not depend on
+ * jobs.  Parameters are config keys ("section.key") of the registry
+ * (models/tf_params.c: bounds and the default set come from its rows);
+ * values are plain numbers in the key's base unit (seconds, rows, cores);
+ * a distribution key is fitted through its mean (its family and shape
+ * stay those of the base config).
  *
- * Cost: evaluations x points x replications simulations (about 10 ms each
- * at concurrency 100 with 1000 requests per phase).
- * Ownership: the caller owns every array; the base config is borrowed.
+ * The fit, in three steps, so that a full calibration costs about 40
+ * evaluations' worth of simulation rather than 150:
+ *  1. a start from the light-load demands: the fitted parameters the
+ *     registry marks as demands (CPU and service costs) are scaled
+ *     together by one factor (1/4..4, GSL's Brent minimiser) so that the
+ *     lowest concurrency's point matches best (a few evaluations of that
+ *     point alone), so that a file from another machine does not start the
+ *     simplex from this machine's costs;
+ *  2. with 8 fitted points or more, a coarse simplex (step `step`,
+ *     tolerance 3 tol) on 4 points spread over the concurrencies (the
+ *     lowest, the highest, two between): a third of an evaluation's cost;
+ *  3. the simplex on every fitted point from there (step / 3, tolerance
+ *     tol).
+ * Each simplex also stops when its best value has improved by less than
+ * 0.2% over max(parameters + 1, 10) iterations: improvements the
+ * simulation's noise cannot tell apart.  Held-out points (weight 0) are
+ * simulated only for the report.
+ *
+ * Cache: a calibration is identified by its key, a hash of what decides
+ * its result: the points (data, weights, database states), the
+ * architecture, the model version (a fingerprint of reference simulations,
+ * so that any change of the model's results changes it), the fitting
+ * method's version (VAL_CALIB_METHOD), the fitted keys with their bounds
+ * and start values, the base config and the fit options.
+ * A val_calib_cache (callbacks, e.g. the results database) returns the
+ * fitted values stored under a key; the same key always gives the same
+ * values as a fresh fit.
+ *
+ * Cost: evaluations x points x replications simulations (about 20 ms each
+ * with 1000 requests per phase) / jobs.
+ * Ownership: the caller owns every array; the base config is borrowed;
+ * val_calibration owns what it holds (val_calib_fini).
  */
 #ifndef VAL_CALIB_H
 #define VAL_CALIB_H
@@ -26,6 +60,17 @@
 #include "models/tf_sim.h"
 #include "sim/sim_cfg.h"
 #include "sim/sim_err.h"
+#include "sim/sim_table.h"
+#include "validate/val_series.h"
+#include "validate/val_tigerbench.h"
+
+/* The fitting method's version, part of a calibration's key: bump it with
+ * any change of how a fit proceeds (steps, stopping rules), so that a fit
+ * stored by an older tfsim is not taken for what this one would find. */
+#define VAL_CALIB_METHOD 1
+
+#define VAL_CALIB_MAX_PARAMS 32
+#define VAL_CALIB_MAX_POINTS 256
 
 typedef struct val_calib_point {
     long concurrency;
@@ -37,8 +82,8 @@ typedef struct val_calib_point {
 
 typedef struct val_calib_param {
     char key[64];      /* "section.key" */
-    char tmpl[96];     /* "" (the value is written as a number) or a printf
-                          template with one %.9g, e.g. "gamma(shape=8, mean=%.9g)" */
+    char spec[512];    /* distribution keys: the base spec, whose mean `value` sets
+                          (family and shape kept); "" for numbers */
     double value;      /* start value in, fitted value out */
     double lo, hi;     /* bounds (> 0; the search is in log space) */
 } val_calib_param;
@@ -49,10 +94,19 @@ typedef struct val_calib_opts {
     unsigned max_iter;    /* simplex iterations */
     double kind_weight;   /* weight of the kind timings in the objective */
     double tol;           /* stop when the simplex size falls below this (log units) */
-    int jobs;
-    void (*progress)(unsigned iter, double objective, void *ctx);
+    double step;          /* initial simplex step (log units) */
+    int jobs;             /* threads simulating the points of an evaluation */
+    int light_start;      /* start from the light-load demands (see above) */
+    /* Called after every evaluation: evaluations so far and the estimated
+     * share of the work done (0..1); may be NULL. */
+    void (*progress)(void *ctx, unsigned evals, double done);
     void *progress_ctx;
 } val_calib_opts;
+
+/* The defaults (one place): seed 1, 2 replications, 150 iterations, kind
+ * weight 0.25, tolerance and step as documented in the README, jobs = the
+ * online CPUs, light start on. */
+void val_calib_opts_init(val_calib_opts *o);
 
 /* Simulated values at one point. */
 typedef struct val_calib_sim {
@@ -60,54 +114,158 @@ typedef struct val_calib_sim {
     double kind[TF_NKINDS];
 } val_calib_sim;
 
-/* The benchmark series behind a TigerBench file: which database state each
- * measured point ran against.  The TigerFans series runs every
- * concurrency level in ascending order and, within a level, every
- * architecture (in the order the file first shows them) for `reps`
- * repetitions.  Every repetition of an architecture with PostgreSQL
- * accounting adds rows_per_rep rows to the holds table (two per hold;
- * checkout and reserve hold once per request) and the table is never
- * emptied; goodies posted by earlier repetitions are gone (PostgreSQL
- * sessions post one per commit-phase request, Redis sessions also one per
- * webhook; TigerBeetle keeps its own goodie account).  A point stands for
- * the middle repetition of its group. */
-typedef struct val_series_opts {
-    double rows0;         /* holds rows before the series started */
-    double goodies0;      /* goodies at the start of the series */
-} val_series_opts;
-
-struct val_tigerbench;
 /* Fill pts (up to max) with the points of architecture arch: one per
  * concurrency with phase rows (measured throughputs and kinds), or, when
  * the file has only kind rows for arch, one per concurrency with kind rows
- * (throughputs NaN).  Database state from the series model above.  Returns
- * SIM_OK and the count in *n, or SIM_EINPUT naming the file. */
-int val_calib_points(const struct val_tigerbench *tb, const char *arch, const val_series_opts *so,
+ * (throughputs NaN).  Database state from the series (val_series, built
+ * from the same file).  Returns SIM_OK and the count in *n, or SIM_EINPUT
+ * naming the file. */
+int val_calib_points(const val_tigerbench *tb, const val_series *ser, const char *arch,
                      val_calib_point *pts, size_t max, size_t *n, sim_err *err);
 
-/* Database state for arch at concurrency c under the series model (for
- * predicting points that the file does not hold). */
-int val_calib_series_state(const struct val_tigerbench *tb, const char *arch, long c,
-                           const val_series_opts *so, double *rows, double *goodies,
-                           sim_err *err);
+/* "section.key=value" of a parameter at its value (numbers exactly, a
+ * distribution as its spec scaled to the mean) into buf (len bytes). */
+int val_calib_param_text(const val_calib_param *p, char *buf, size_t len, sim_err *err);
 
-/* Simulate every point with the base config plus `overrides` (an array of
- * "section.key=value" strings, may be NULL) and the parameter values.
- * Fills sims[npoints]. */
-int val_calib_simulate(const sim_cfg *base, const char *const *overrides, size_t noverrides,
-                       const val_calib_param *params, size_t nparams,
+/* Simulate every point with the base config, the point's state, then the
+ * parameter values.  Fills sims[npts]. */
+int val_calib_simulate(const sim_cfg *base, const val_calib_param *params, size_t nparams,
                        const val_calib_point *pts, size_t npts, const val_calib_opts *o,
                        val_calib_sim *sims, sim_err *err);
+
+/* Scale the parameters with which[i] != 0 together by one factor in
+ * 1/range..range (log scale: a grid of 9 then GSL's Brent minimiser) to
+ * minimise the objective at pts; the others stay.  Leaves params at the
+ * best factor (*factor).  *evals (may be NULL) counts evaluations. */
+int val_calib_scale(const sim_cfg *base, val_calib_param *params, size_t np, const int *which,
+                    const val_calib_point *pts, size_t npts, const val_calib_opts *o,
+                    double range, double *factor, unsigned *evals, sim_err *err);
 
 /* The objective for given simulated values (weighted squared log errors). */
 double val_calib_objective(const val_calib_point *pts, const val_calib_sim *sims, size_t npts,
                            double kind_weight);
 
 /* Fit params (values updated in place).  *objective receives the final
- * objective, *iters the iterations used. */
-int val_calib_fit(const sim_cfg *base, const char *const *overrides, size_t noverrides,
-                  val_calib_param *params, size_t nparams, const val_calib_point *pts,
-                  size_t npts, const val_calib_opts *o, double *objective, unsigned *iters,
-                  sim_err *err);
+ * objective, *iters the iterations used, *evals (may be NULL) the
+ * evaluations. */
+int val_calib_fit(const sim_cfg *base, val_calib_param *params, size_t nparams,
+                  const val_calib_point *pts, size_t npts, const val_calib_opts *o,
+                  double *objective, unsigned *iters, unsigned *evals, sim_err *err);
+
+/* The parameters to fit: the comma-separated keys in list (NULL: the
+ * registry's default set), start values from cfg, bounds from the
+ * registry.  SIM_EINPUT for an unknown or non-numeric key. */
+int val_calib_params(const char *list, const sim_cfg *cfg, val_calib_param *params, size_t max,
+                     size_t *n, sim_err *err);
+
+/* Current value of "section.key" in cfg (schema default if unset): the
+ * number, or a distribution's mean (its spec into spec when spec_len > 0). */
+int val_calib_value(const sim_cfg *cfg, const char *key, double *v, char *spec, size_t spec_len,
+                    sim_err *err);
+
+/* The config a calibration or prediction of architecture arch starts
+ * from: base_path (NULL: the embedded defaults), arch's backends, then
+ * the overrides in ov (may be NULL).  SIM_EINPUT when arch is not in tb
+ * or its backends are not modelled. */
+int val_calib_base(const char *base_path, const val_tigerbench *tb, const char *arch,
+                   const sim_cfg *ov, sim_cfg *cfg, sim_err *err);
+
+/* The model version: 16 hex digits fingerprinting reference simulations
+ * of the embedded defaults (static storage, computed once). */
+const char *val_calib_model_version(void);
+
+/* ---- tfsim calibrate: opts -> run -> tables ---- */
+
+struct val_calibration;
+
+/* Where calibrations are kept between runs (e.g. the results database).
+ * load: the values stored under key into params[0..np) (same keys in the
+ * same order), *objective, *iters; returns 1 when found, 0 when not, or an
+ * error code.  save: store c under its key (c->key); SIM_OK or an error.
+ * Either may be NULL. */
+typedef struct val_calib_cache {
+    int (*load)(void *ctx, const char *key, val_calib_param *params, size_t np,
+                double *objective, unsigned *iters, sim_err *err);
+    int (*save)(void *ctx, const struct val_calibration *c, sim_err *err);
+    void *ctx;
+} val_calib_cache;
+
+typedef struct val_calib_run_opts {
+    const char *file;          /* TigerBench CSV */
+    const char *arch;
+    const char *config;        /* base config, or NULL: the embedded defaults */
+    const sim_cfg *overrides;  /* --set (borrowed; may be NULL) */
+    const char *fit;           /* keys to fit, comma-separated; NULL: the default set */
+    const char *points;        /* concurrencies fitted, comma-separated; NULL: all */
+    double other_weight;       /* weight of the other points (0: held out) */
+    val_series_opts series;    /* rows0, goodies0 */
+    val_calib_opts fit_opts;
+    int fit_now;               /* 0: only simulate the start values (--iter 0) */
+    const val_calib_cache *cache; /* may be NULL */
+    int refit;                 /* ignore what the cache holds (still save) */
+} val_calib_run_opts;
+
+/* The defaults of calibrate and predict (one place). */
+void val_calib_run_opts_init(val_calib_run_opts *o);
+
+typedef struct val_calibration {
+    char what[32];                      /* "calibration", or what else was fitted */
+    char arch[VAL_TIGERBENCH_NAME_MAX];
+    char file[512];
+    char config[512];                   /* base config path ("" for the defaults) */
+    val_tigerbench *tb;                 /* owned */
+    val_series series;                  /* owned */
+    sim_cfg *cfg;                       /* the base config with arch's backends; owned */
+    val_calib_point pts[VAL_CALIB_MAX_POINTS];
+    size_t npts;
+    val_calib_param params[VAL_CALIB_MAX_PARAMS];
+    double start[VAL_CALIB_MAX_PARAMS];
+    size_t np;
+    val_calib_sim sims[VAL_CALIB_MAX_POINTS]; /* at the fitted values */
+    val_calib_opts fit_opts;
+    double objective;
+    unsigned iters, evals;
+    int cached;                         /* the values came from the cache */
+    char key[17], data_hash[17];
+    double mape_fit, mape_out;          /* phase throughput, percent (NaN: no points) */
+    int n_fit, n_out;
+    int save_status;                    /* the cache's save: SIM_OK or its error (save_err) */
+    sim_err save_err;
+} val_calibration;
+
+/* Run a calibration: read the file, the series, the points, the
+ * parameters; the cache, else the fit (and save); simulate the points at
+ * the values.  c is caller storage, filled (val_calib_fini, also after a
+ * failure).  SIM_EINPUT for bad input (file:line), SIM_EFAIL otherwise; a
+ * cache that fails to save leaves SIM_OK with c->save_status set. */
+int val_calib_run(const val_calib_run_opts *o, val_calibration *c, sim_err *err);
+void val_calib_fini(val_calibration *c);
+/* val_calib_run in its three steps, for callers that decide in between
+ * (predict): prepare (read, series, points, parameters at their start
+ * values, key); solve (the cache, else the fit, then save: c->cached,
+ * c->save_status); finish (simulate the points at the values, MAPE;
+ * fitted = 0: the objective there). */
+int val_calib_prepare(const val_calib_run_opts *o, val_calibration *c, sim_err *err);
+int val_calib_solve(const val_calib_cache *cache, int refit, val_calibration *c, sim_err *err);
+int val_calib_finish(val_calibration *c, int fitted, sim_err *err);
+/* The key (and data hash) of c from its points, parameters (key, spec,
+ * start, bounds), architecture, base config, fit options and the model
+ * version; called by prepare, again after changing any of them. */
+void val_calib_key(val_calibration *c);
+
+/* Tables of a calibration, appended to t:
+ * params: parameter, start, fitted;
+ * points: phase, concurrency, measured, simulated, simulated_ci, error_pct,
+ *         fitted (yes / weighted / held out), holds_rows;
+ * kinds:  kind, concurrency, measured_ms, simulated_ms, error_pct. */
+void val_calib_params_table(const val_calibration *c, sim_table *t);
+void val_calib_points_table(const val_calibration *c, sim_table *t);
+void val_calib_kinds_table(const val_calibration *c, sim_table *t);
+
+/* The fitted values as an INI text (sections in parameter order, each
+ * value exact: %.17g or the distribution's exact spec), with a comment
+ * header and, when include is not NULL, `include = include`; into buf
+ * (len bytes); returns the length snprintf would have written. */
+size_t val_calib_ini(const val_calibration *c, const char *include, char *buf, size_t len);
 
 #endif

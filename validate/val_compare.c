@@ -15,6 +15,7 @@
 #include "models/mdl.h"
 #include "models/mdl_sweep.h"
 #include "sim/sim_rep.h"
+#include "sim/sim_stats.h"
 #include "validate/val_fit.h"
 
 /* ---- configs ---- */
@@ -294,6 +295,8 @@ static int calib_from(const tf_params *p, const val_live_out *o, const samples *
      * time), and the saves' mean excess over them (save_extra); with
      * saves only, their fit. */
     cal->redis_on_host = nr > 0 && isfinite(o->redis_cpu);
+    cal->redis_io_threads = nr > 0 ? o->redis_io_threads : 0;
+    cal->redis_io_reads = nr > 0 ? o->redis_io_reads : -1;
     double rbefore = cal->o_rt + cal->rtt + (cal->redis_on_host ? 0 : cal->wake);
     const size_t nsave = sm->n[VAL_LIVE_REDIS0 + TF_R_SAVE];
     size_t nall = 0;
@@ -361,13 +364,10 @@ size_t val_compare_overrides(const val_compare_calib *cal, const tf_params *p, d
         "server.cpu_request=%.9g\nserver.cpu_split=%.9g\nserver.cpu_checkout=%.9g\n"
         "server.cpu_webhook=%.9g\npostgres.loop_cpu_txn=%.9g\npostgres.loop_cpu_query=%.9g\n"
         "redis.loop_cpu=%.9g\ntigerbeetle.loop_cpu=%.9g\n"
-        "server.cpu_shape=1\nserver.crowding=0\nserver.accept_cpu=0\n"
-        "client.cpu=0\nclient.crowding=0\nclient.connect_cpu=0\nclient.keepalive=1000000\n"
-        "client.max_connections=1000000\nhost.client_on_host=true\n"
         "host.cores=%.9g\nhost.postgres_on_host=%s\nhost.rtt=%.9g\n"
         "postgres.query_cpu=%.9g\npostgres.commit_cpu=%.9g\npostgres.row_cost=%.9g\n"
         "postgres.sum_cpu=%.9g\n"
-        "postgres.jitter=1\npostgres.flush=%s\nredis.service=%s\nredis.save_extra=%.9g\n"
+        "postgres.flush=%s\nredis.service=%s\nredis.save_extra=%.9g\n"
         "server.wake_cpu=%.9g\npostgres.wake_cpu=%.9g\n"
         "host.redis_on_host=%s\nhost.wake_affine=%s\n",
         req, fmin(1, fmax(0, split)), s * p->cpu_checkout, s * p->cpu_webhook,
@@ -376,7 +376,28 @@ size_t val_compare_overrides(const val_compare_calib *cal, const tf_params *p, d
         cal->pg_on_host ? "true" : "false", cal->rtt, cal->query_cpu, cal->query_cpu, cal->row_cost, cal->sum_cpu,
         cal->flush, cal->redis_service, cal->save_extra, cal->wake, cal->pg_wake,
         cal->redis_on_host ? "true" : "false", cal->pg_on_host ? "true" : "false");
-    return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+    size_t used = n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+    if (used + 1 < len && cal->redis_io_threads > 0) {
+        n = snprintf(buf + used, len - used, "redis.io_threads=%ld\n", cal->redis_io_threads);
+        used += n < 0 ? 0 : (size_t)n < len - used ? (size_t)n : len - used - 1;
+    }
+    if (used + 1 < len && cal->redis_io_reads >= 0) {
+        n = snprintf(buf + used, len - used, "redis.io_threads_do_reads=%s\n",
+                     cal->redis_io_reads ? "true" : "false");
+        used += n < 0 ? 0 : (size_t)n < len - used ? (size_t)n : len - used - 1;
+    }
+    /* the keys whose registry row gives the live driver's value (no HTTP
+     * layer, no load generator of its own) */
+    size_t nreg;
+    const tf_param *reg = tf_params_registry(&nreg);
+    for (size_t i = 0; i < nreg && used + 1 < len; i++) {
+        if (!reg[i].live)
+            continue;
+        n = snprintf(buf + used, len - used, "%s.%s=%s\n", reg[i].k.section, reg[i].k.key,
+                     reg[i].live);
+        used += n < 0 ? 0 : (size_t)n < len - used ? (size_t)n : len - used - 1;
+    }
+    return used;
 }
 
 /* ---- the comparison ---- */
@@ -458,30 +479,22 @@ static void amdahl(val_compare *c, const char *key)
 
 static void errors(val_compare *c)
 {
-    double se = 0, sa = 0, mx = 0;
-    int ne = 0, na = 0;
+    sim_mape se, sa;
+    sim_mape_init(&se);
+    sim_mape_init(&sa);
     for (size_t i = 0; i < c->n; i++) {
         const val_compare_point *pt = &c->pts[i];
         for (int ph = 0; ph < TF_NPHASES; ph++) {
             double live = pt->live.phase[ph].throughput;
             if (pt->live.phase_ran[ph] != 1 || !(live > 0))
                 continue;
-            double e = fabs(pt->sim[ph] - live) / live * 100;
-            if (isfinite(e)) {
-                se += e;
-                ne++;
-                mx = fmax(mx, e);
-            }
-            double a = fabs(pt->amdahl[ph] - live) / live * 100;
-            if (isfinite(a)) {
-                sa += a;
-                na++;
-            }
+            sim_mape_add(&se, pt->sim[ph], live);
+            sim_mape_add(&sa, pt->amdahl[ph], live);
         }
     }
-    c->mape = ne ? se / ne : NAN;
-    c->max_err = ne ? mx : NAN;
-    c->mape_amdahl = na ? sa / na : NAN;
+    c->mape = sim_mape_mean(&se);
+    c->max_err = se.n ? se.max : NAN;
+    c->mape_amdahl = sim_mape_mean(&sa);
 }
 
 void val_compare_analyse(val_compare *c, const char *key)
@@ -685,15 +698,20 @@ void val_compare_table(const val_compare *c, const char *key, sim_table *t)
         cn = sim_table_col(t, "live_runs", "%.0f"), cr = sim_table_col(t, "live_range_pct", "%.1f"),
         clw = sim_table_col(t, "live_cpu_wait", "%.2f"), csw = sim_table_col(t, "sim_cpu_wait", "%.2f");
     sim_table_group_by(t, cs);
-    double tot_e[TF_NPHASES] = {0}, tot_a[TF_NPHASES] = {0}, mx[TF_NPHASES] = {0};
-    int n_e[TF_NPHASES] = {0}, n_a[TF_NPHASES] = {0};
+    sim_mape me[TF_NPHASES], ma[TF_NPHASES];
+    for (int ph = 0; ph < TF_NPHASES; ph++) {
+        sim_mape_init(&me[ph]);
+        sim_mape_init(&ma[ph]);
+    }
     for (int ph = 0; ph < TF_NPHASES; ph++) {
         if (!c->phase_on[ph])
             continue;
         for (size_t i = 0; i < c->n; i++) {
             const val_compare_point *pt = &c->pts[i];
             double live = pt->live.phase_ran[ph] ? pt->live.phase[ph].throughput : NAN;
-            double e = (pt->sim[ph] - live) / live * 100, a = (pt->amdahl[ph] - live) / live * 100;
+            int counted = pt->live.phase_ran[ph] == 1;
+            double e = sim_mape_add(counted ? &me[ph] : NULL, pt->sim[ph], live),
+                   a = sim_mape_add(counted ? &ma[ph] : NULL, pt->amdahl[ph], live);
             sim_table_row(t);
             sim_table_str(t, cs, "point");
             sim_table_str(t, cv, pt->value);
@@ -709,15 +727,6 @@ void val_compare_table(const val_compare *c, const char *key, sim_table *t)
             sim_table_num(t, cr, (pt->live_hi[ph] - pt->live_lo[ph]) / live * 100);
             sim_table_num(t, clw, pt->live_wait);
             sim_table_num(t, csw, pt->sim_wait);
-            if (pt->live.phase_ran[ph] == 1 && isfinite(e)) {
-                tot_e[ph] += fabs(e);
-                n_e[ph]++;
-                mx[ph] = fmax(mx[ph], fabs(e));
-            }
-            if (pt->live.phase_ran[ph] == 1 && isfinite(a)) {
-                tot_a[ph] += fabs(a);
-                n_a[ph]++;
-            }
         }
     }
     for (int ph = 0; ph <= TF_NPHASES; ph++) {
@@ -727,9 +736,9 @@ void val_compare_table(const val_compare *c, const char *key, sim_table *t)
         sim_table_str(t, cs, "mape");
         sim_table_str(t, cp, ph < TF_NPHASES ? tf_phase_names[ph] : "all");
         if (ph < TF_NPHASES) {
-            sim_table_num(t, ce, n_e[ph] ? tot_e[ph] / n_e[ph] : NAN);
-            sim_table_num(t, cae, n_a[ph] ? tot_a[ph] / n_a[ph] : NAN);
-            sim_table_num(t, cmx, n_e[ph] ? mx[ph] : NAN);
+            sim_table_num(t, ce, sim_mape_mean(&me[ph]));
+            sim_table_num(t, cae, sim_mape_mean(&ma[ph]));
+            sim_table_num(t, cmx, me[ph].n ? me[ph].max : NAN);
         } else {
             sim_table_num(t, ce, c->mape);
             sim_table_num(t, cae, c->mape_amdahl);

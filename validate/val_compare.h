@@ -65,6 +65,10 @@
  *   host.redis_on_host     true when round trips went to Redis and its CPU
  *                          could be read (INFO cpu, only for a server on
  *                          this machine: unix socket or loopback address)
+ *   redis.io_threads, redis.io_threads_do_reads
+ *                          the server's io-threads and io-threads-do-reads
+ *                          (CONFIG GET in the calibration run; left as the
+ *                          config has them when the server does not say)
  *   host.wake_affine       true with the backends on the host (a statement
  *                          stacked on its busy loop's core waits for the
  *                          loop's burst when no core is idle)
@@ -74,10 +78,13 @@
  *   server.cpu_checkout, cpu_webhook   s x theirs
  *   postgres.loop_cpu_txn  s x loop_cpu_txn + 2c (c per half)
  *   postgres.loop_cpu_query, redis.loop_cpu   s x theirs + c + o_rt'
+ *   fixed values, from the `live` column of the parameter registry
+ *   (models/tf_params.c), so that a new parameter says its own:
  *   server.cpu_shape = 1, crowding = 0, accept_cpu = 0 (no HTTP)
  *   client.cpu = 0, crowding = 0, connect_cpu = 0, keepalive and
  *          max_connections = 1000000: the load generator's per-request work
- *          is on the loop and inside o_rt; client_on_host = true
+ *          is on the loop and inside o_rt; client_on_host = true;
+ *          postgres.jitter = 1
  *   host.cores             online CPUs minus the cores other processes used
  *                          during that point's live run (cores_auto), or the
  *                          given number; at least 1
@@ -137,6 +144,8 @@ typedef struct val_compare_calib {
     double loop_sleep_1, loop_sleep_n, pg_alone_1, pg_alone_n;
     char flush[2048], redis_service[2048];  /* distribution specs */
     double save_extra;                  /* redis.save_extra */
+    long redis_io_threads;              /* the server's io-threads (0: unknown) */
+    int redis_io_reads;                 /* its io-threads-do-reads (-1: unknown) */
     int pg_on_host, redis_on_host;
 } val_compare_calib;
 

@@ -798,6 +798,15 @@ val_fit_result *val_fit_file(const char *path, const val_fit_opts *o, sim_err *e
         }
     }
     gsl_rng_free(rng);
+    char nk[VAL_SAMPLES_NOTES][VAL_SAMPLES_OP_MAX + 1], nv[VAL_SAMPLES_NOTES][VAL_SAMPLES_OP_MAX + 1];
+    const char *k_, *v_;
+    size_t nn = val_samples_notes(rd, 0, &k_, &v_);
+    for (size_t i = 0; i < nn; i++) {
+        val_samples_notes(rd, i, &k_, &v_);
+        assert(strlen(k_) <= VAL_SAMPLES_OP_MAX && strlen(v_) <= VAL_SAMPLES_OP_MAX);
+        memcpy(nk[i], k_, strlen(k_) + 1);
+        memcpy(nv[i], v_, strlen(v_) + 1);
+    }
     val_samples_reader_free(rd);
     val_fit_result *res = NULL;
     if (rc == 0 && gs.n == 0)
@@ -807,6 +816,9 @@ val_fit_result *val_fit_file(const char *path, const val_fit_opts *o, sim_err *e
         res = calloc(1, sizeof *res);
         assert(res);
         res->source = strdup(path);
+        memcpy(res->note_key, nk, sizeof nk);
+        memcpy(res->note_val, nv, sizeof nv);
+        res->nnotes = nn;
         res->g = calloc(gs.n, sizeof *res->g);
         assert(res->source && res->g);
         res->n = gs.n;
@@ -1112,6 +1124,23 @@ int val_fit_write_config(const val_fit_result *r, const char *path, sim_err *err
                 fprintf(f, "%s_c%u = %s\n", key, g->concurrency, spec);
                 free(spec);
             }
+        }
+        /* the server's settings that the samples recorded, by section */
+        for (size_t i = 0; i < r->nnotes; i++) {
+            const char *dot = strchr(r->note_key[i], '.');
+            if (!dot || dot == r->note_key[i] || !dot[1])
+                continue;
+            size_t sl = (size_t)(dot - r->note_key[i]);
+            int seen = 0;
+            for (size_t j = 0; j < i && !seen; j++)
+                seen = !strncmp(r->note_key[j], r->note_key[i], sl + 1);
+            if (seen)
+                continue;
+            fprintf(f, "\n# the measured server's settings (notes in %s)\n[%.*s]\n", r->source, (int)sl,
+                    r->note_key[i]);
+            for (size_t j = i; j < r->nnotes; j++)
+                if (!strncmp(r->note_key[j], r->note_key[i], sl + 1))
+                    fprintf(f, "%s = %s\n", r->note_key[j] + sl + 1, r->note_val[j]);
         }
         rc = sim_afile_commit(&af, err);
     } else if (rc == SIM_OK) {

@@ -32,7 +32,11 @@
  *                                          under the least contention)
  *   save_c1 = ...                    the fit at each concurrency C (save_cC)
  * An operation without a dot goes to section [fit] with its whole name as
- * the key.  Models map these keys onto their own.
+ * the key.  Models map these keys onto their own.  The samples file's
+ * notes "section.key = value" (settings of the measured server, e.g.
+ * redis.io_threads) follow as plain keys of their sections:
+ *   [redis]
+ *   io_threads = 4
  *
  * Invariants: deterministic (same input, same output, byte for byte: a
  * group larger than max_samples is reduced by reservoir sampling with a
@@ -135,6 +139,10 @@ typedef struct val_fit_result {
     char *source;           /* path read */
     val_fit_group *g;       /* ordered by operation (first appearance), then concurrency */
     size_t n;
+    /* the samples file's notes (settings of the measured server) */
+    char note_key[VAL_SAMPLES_NOTES][VAL_SAMPLES_OP_MAX + 1];
+    char note_val[VAL_SAMPLES_NOTES][VAL_SAMPLES_OP_MAX + 1];
+    size_t nnotes;
 } val_fit_result;
 
 /* Read path (a samples CSV; "-" = stdin) and fit every group.  Returns a

@@ -153,6 +153,10 @@ typedef struct val_live_out {
      * for a CPU (schedstat; on Linux this includes waking a halted vCPU) */
     double loop_wait, pg_wait;
     double cores;                    /* online CPUs of the host (NaN: unknown) */
+    /* the Redis server's io-threads and io-threads-do-reads (CONFIG GET;
+     * 0 and -1: unknown or no Redis) */
+    long redis_io_threads;
+    int redis_io_reads;
     /* invariant witnesses */
     long gate_max, pool_max, inflight_max, wave_overlaps;
 } val_live_out;

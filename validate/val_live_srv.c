@@ -148,21 +148,6 @@ int val_live_srv_redis_local(const val_redis_conn *c)
     return c->socket || !h || !strcmp(h, "localhost") || !strncmp(h, "127.", 4) || !strcmp(h, "::1");
 }
 
-/* CPU seconds used by the Redis server (INFO cpu), NaN if unknown. */
-static double redis_cpu(redisContext *c)
-{
-    redisReply *r = redisCommand(c, "INFO cpu");
-    double t = NAN;
-    if (r && r->type == REDIS_REPLY_STRING) {
-        const char *s = strstr(r->str, "used_cpu_sys:"), *u = strstr(r->str, "used_cpu_user:");
-        if (s && u)
-            t = strtod(s + 13, NULL) + strtod(u + 14, NULL);
-    }
-    if (r)
-        freeReplyObject(r);
-    return t;
-}
-
 /* ---- PostgreSQL ---- */
 
 static const char *resource(char *buf, size_t len, int goodie, int cls)
@@ -663,6 +648,7 @@ int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv 
                  val_live_out *out, sim_err *err)
 {
     memset(out, 0, sizeof *out);
+    out->redis_io_reads = -1;
     int rc = val_live_check(p, err);
     if (rc)
         return rc;
@@ -684,7 +670,7 @@ int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv 
         val_live_io io = {&S, io_now, io_spin, io_start, io_wait};
         for (unsigned i = 0; i < S.npg; i++)
             proc_sched(S.pg[i].pid, &S.pg[i].cpu0, &S.pg[i].wait0);
-        double r0 = S.nrd ? redis_cpu(S.rd[0].c) : NAN;
+        double r0 = S.nrd ? val_probe_redis_cpu(S.rd[0].c) : NAN;
         double lc0, lw0, lc1, lw1;
         sched_read("/proc/thread-self/schedstat", &lc0, &lw0);
         double h0 = host_cpu(), l0 = thread_cpu(), s0 = thread_sleeps();
@@ -703,9 +689,12 @@ int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv 
         }
         out->pg_cpu = pgc_;
         out->pg_wait = pgw;
-        out->redis_cpu = rc == SIM_OK && S.nrd && val_live_srv_redis_local(&s->redis) ? redis_cpu(S.rd[0].c) - r0 : NAN;
+        out->redis_cpu = rc == SIM_OK && S.nrd && val_live_srv_redis_local(&s->redis) ? val_probe_redis_cpu(S.rd[0].c) - r0 : NAN;
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
         out->cores = ncpu > 0 ? (double)ncpu : NAN;
+        out->redis_io_reads = -1;
+        if (S.nrd)
+            val_probe_redis_io_threads(S.rd[0].c, &out->redis_io_threads, &out->redis_io_reads);
     }
     for (unsigned i = 0; i < S.npg; i++) {
         free(S.pg[i].error);

@@ -99,9 +99,17 @@ int val_probe_record(val_probe_result *r, const val_probe_opts *o, double latenc
  * start to last completion).  Calls o->progress. */
 void val_probe_phase_end(val_probe_result *r, const val_probe_opts *o, double wall_s);
 
+/* The server's CPU during the last phase begun (its summary then shows
+ * it): seconds per operation, and CPU seconds per second (cores), both
+ * over the whole phase with its warm-up. */
+void val_probe_phase_server_cpu(val_probe_result *r, double per_op, double cores);
+
 /* Summary table: operation, concurrency (or the given level name),
- * n, mean_ms, p50_ms, p99_ms, max_ms, ops_per_s; one row per phase with at
- * least one recorded operation.  Owned by the caller (sim_table_free). */
+ * n, mean_ms, p50_ms, p99_ms, max_ms, ops_per_s, and when the server's CPU
+ * was measured server_cpu_us (per operation) and server_cores (CPU seconds
+ * per second), both over the whole phase with its warm-up; one row per
+ * phase with at least one recorded operation.  Owned by the caller
+ * (sim_table_free). */
 sim_table *val_probe_table(const val_probe_result *r, const char *level_name);
 
 /* Append text to a message already in e (e.g. a note about cleanup). */

@@ -2,6 +2,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -359,10 +360,30 @@ static int cleanup(rprobe *p, sim_err *err)
     return rc;
 }
 
-int val_probe_redis_run(const val_redis_conn *cfg, const val_probe_opts *o, val_probe_result *res,
-                        sim_err *err)
+size_t val_probe_redis_auto_levels(long n, unsigned *levels)
 {
-    assert(o->nlevels > 0 && o->timeout > 0);
+    if (n <= 1) {
+        static const unsigned def[] = {1, 4, 16, 64};
+        memcpy(levels, def, sizeof def);
+        return 4;
+    }
+    if (n > 64)
+        n = 64; /* 8N within the probe's 1024 connections */
+    unsigned u = (unsigned)n;
+    levels[0] = 1;
+    levels[1] = 2 * u - 1;
+    levels[2] = 2 * u;
+    levels[3] = 4 * u;
+    levels[4] = 8 * u;
+    return 5;
+}
+
+int val_probe_redis_run(const val_redis_conn *cfg, const val_probe_opts *o_in, val_probe_result *res,
+                        val_redis_info *info, sim_err *err)
+{
+    val_probe_opts ob = *o_in;
+    val_probe_opts *o = &ob;
+    assert(o->timeout > 0);
     int rc = val_probe_check_ops(o, val_probe_redis_ops, R_NOPS, err);
     if (rc)
         return rc;
@@ -373,6 +394,10 @@ int val_probe_redis_run(const val_redis_conn *cfg, const val_probe_opts *o, val_
     p.o = o;
     p.res = res;
     val_probe_redis_where(cfg, p.where, sizeof p.where);
+    val_redis_info inf = {0, -1};
+    if (!info)
+        info = &inf;
+    *info = inf;
     p.loop = (val_probe_loop){.o = o, .res = res, .where = p.where, .kind = "redis",
                               .ops = val_probe_redis_ops, .ctx = &p,
                               .start = start_op, .ready = on_ready};
@@ -386,6 +411,25 @@ int val_probe_redis_run(const val_redis_conn *cfg, const val_probe_opts *o, val_
                                "--prefix: '%s' must not contain spaces or the glob characters *?[]\\",
                                p.prefix);
 
+    /* the server's threaded I/O, before the levels that may depend on it */
+    {
+        redisContext *c0 = connect_one(&p, err);
+        if (!c0)
+            return SIM_EFAIL;
+        val_probe_redis_io_threads(c0, &info->io_threads, &info->io_reads);
+        redisFree(c0);
+    }
+    if (o->nlevels == 0)
+        o->nlevels = val_probe_redis_auto_levels(info->io_threads, o->levels);
+    if (o->out && info->io_threads > 0) {
+        char v[32];
+        snprintf(v, sizeof v, "%ld", info->io_threads);
+        rc = val_samples_note(o->out, "redis.io_threads", v, err);
+        if (rc == SIM_OK && info->io_reads >= 0)
+            rc = val_samples_note(o->out, "redis.io_threads_do_reads", info->io_reads ? "true" : "false", err);
+        if (rc)
+            return rc;
+    }
     unsigned cmax = 0;
     for (size_t l = 0; l < o->nlevels; l++)
         if (o->levels[l] > cmax)
@@ -412,7 +456,13 @@ int val_probe_redis_run(const val_redis_conn *cfg, const val_probe_opts *o, val_
             if (!val_probe_wants(o, val_probe_redis_ops[op]))
                 continue;
             uint64_t issued = 0;
+            double cpu0 = val_probe_redis_cpu(p.k[0].c), t0 = val_probe_mono();
             rc = val_probe_loop_phase(&p.loop, op, C, &issued, err);
+            if (rc == SIM_OK && issued > 0) {
+                double cpu1 = val_probe_redis_cpu(p.k[0].c), t1 = val_probe_mono();
+                if (isfinite(cpu0) && isfinite(cpu1) && t1 > t0)
+                    val_probe_phase_server_cpu(res, (cpu1 - cpu0) / (double)issued, (cpu1 - cpu0) / (t1 - t0));
+            }
             if (op == R_SAVE) {
                 p.nids = issued;
                 next_id += issued;
@@ -477,4 +527,47 @@ int val_probe_redis_cleanup(const val_redis_conn *c, const char *prefix, double 
     assert(prefix && *prefix);
     accessor_init(&p, &o, c, prefix, timeout);
     return cleanup(&p, err);
+}
+
+double val_probe_redis_cpu(redisContext *c)
+{
+    redisReply *r = redisCommand(c, "INFO cpu");
+    double t = NAN;
+    if (r && r->type == REDIS_REPLY_STRING) {
+        const char *s = strstr(r->str, "used_cpu_sys:"), *u = strstr(r->str, "used_cpu_user:");
+        if (s && u)
+            t = strtod(s + 13, NULL) + strtod(u + 14, NULL);
+    }
+    if (r)
+        freeReplyObject(r);
+    return t;
+}
+
+/* CONFIG GET name: its value as a string into buf, 0; -1 without one. */
+static int config_get(redisContext *c, const char *name, char *buf, size_t len)
+{
+    redisReply *r = redisCommand(c, "CONFIG GET %s", name);
+    int rc = -1;
+    if (r && r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
+        r->element[1]->type == REDIS_REPLY_STRING) {
+        snprintf(buf, len, "%s", r->element[1]->str);
+        rc = 0;
+    }
+    if (r)
+        freeReplyObject(r);
+    return rc;
+}
+
+int val_probe_redis_io_threads(redisContext *c, long *threads, int *do_reads)
+{
+    char a[64], b[64];
+    if (config_get(c, "io-threads", a, sizeof a) || config_get(c, "io-threads-do-reads", b, sizeof b))
+        return -1;
+    char *end;
+    long n = strtol(a, &end, 10);
+    if (end == a || *end || n < 1)
+        return -1;
+    *threads = n;
+    *do_reads = !strcmp(b, "yes");
+    return 0;
 }

@@ -48,14 +48,31 @@ typedef struct val_redis_conn {
 extern const char *const val_probe_redis_ops[];
 extern const size_t val_probe_redis_nops;
 
-/* Run the probe: every selected operation at every level of o, results
- * into res (borrowed).  Returns SIM_OK; SIM_EINPUT for bad options;
+/* What the probe learnt of the server: its io-threads and
+ * io-threads-do-reads (CONFIG GET; 0 and -1 when it does not say). */
+typedef struct val_redis_info {
+    long io_threads;
+    int io_reads;
+} val_redis_info;
+
+/* Concurrency levels that span the threshold of a server with N
+ * io-threads (the I/O threads run from 2N clients pending): 1, 2N-1, 2N,
+ * 4N, 8N; for N <= 1 the default 1, 4, 16, 64.  Into levels (at least 5
+ * entries); returns how many. */
+size_t val_probe_redis_auto_levels(long io_threads, unsigned *levels);
+
+/* Run the probe: every selected operation at every level of o (no levels:
+ * val_probe_redis_auto_levels of the server's io-threads), results into
+ * res (borrowed); per phase also the server's CPU (INFO cpu, all its
+ * threads).  info (may be NULL) gets the server's settings; with o->out
+ * they are written as notes "redis.io_threads" and
+ * "redis.io_threads_do_reads" (when the server says).  Returns SIM_OK; SIM_EINPUT for bad options;
  * SIM_EFAIL when the server cannot be reached, refuses the password,
  * replies with an error, closes the connection or does not answer within
  * o->timeout: the message names the server and what failed.  On failure
  * res and o->out keep every operation measured before it. */
 int val_probe_redis_run(const val_redis_conn *c, const val_probe_opts *o, val_probe_result *res,
-                        sim_err *err);
+                        val_redis_info *info, sim_err *err);
 
 /* Accessors for the live driver (val_live_srv), which talks to Redis the
  * way the probe does.
@@ -70,12 +87,20 @@ int val_probe_redis_run(const val_redis_conn *c, const val_probe_opts *o, val_pr
  * last one is EXEC's for save and remove_pending), 0 when op has no such
  * round trip.
  * val_probe_redis_cleanup: delete every key under prefix (SCAN + DEL on a
- * connection of its own). */
+ * connection of its own).
+ * val_probe_redis_io_threads: the server's io-threads and
+ * io-threads-do-reads (CONFIG GET) into *threads and *do_reads; 0, or -1
+ * when the server does not say (CONFIG renamed or refused): both left
+ * untouched then. */
 struct redisContext;
 void val_probe_redis_where(const val_redis_conn *c, char *buf, size_t len);
 struct redisContext *val_probe_redis_connect(const val_redis_conn *c, double timeout, sim_err *err);
 int val_probe_redis_append(struct redisContext *c, const char *prefix, int op, int round, uint64_t id);
 int val_probe_redis_cleanup(const val_redis_conn *c, const char *prefix, double timeout,
                             sim_err *err);
+int val_probe_redis_io_threads(struct redisContext *c, long *threads, int *do_reads);
+/* CPU seconds the server has used (INFO cpu: used_cpu_sys + used_cpu_user,
+ * all its threads), NaN if it does not say. */
+double val_probe_redis_cpu(struct redisContext *c);
 
 #endif

@@ -41,6 +41,8 @@ struct val_samples_writer {
     size_t mem_len;
     unsigned in_batch;
     uint64_t rows;
+    char *notes;    /* note lines not yet in a batch (owned), or NULL */
+    size_t notes_len;
 };
 
 static int write_all(int fd, const char *p, size_t n)
@@ -90,8 +92,26 @@ static int start(val_samples_writer *w)
     return write_all(w->fd, header, sizeof header - 1);
 }
 
+/* Move the pending note lines into the batch. */
+static int take_notes(val_samples_writer *w)
+{
+    if (!w->notes_len)
+        return 0;
+    if (!w->mem && !(w->mem = open_memstream(&w->mem_buf, &w->mem_len)))
+        return -1;
+    int bad = fwrite(w->notes, 1, w->notes_len, w->mem) != w->notes_len;
+    free(w->notes);
+    w->notes = NULL;
+    w->notes_len = 0;
+    return bad ? -1 : 0;
+}
+
 int val_samples_flush(val_samples_writer *w, sim_err *err)
 {
+    /* notes go out with rows (or after rows went out): a file that existed
+     * stays as it was until rows come */
+    if ((w->mem || w->started) && take_notes(w))
+        return sim_err_set(err, SIM_EFAIL, "%s: out of memory", w->path);
     if (!w->mem)
         return SIM_OK;
     int bad = fclose(w->mem) != 0;
@@ -119,12 +139,32 @@ int val_samples_add(val_samples_writer *w, const char *op, unsigned concurrency,
         if (!w->mem)
             return sim_err_set(err, SIM_EFAIL, "%s: out of memory", w->path);
     }
+    if (take_notes(w))
+        return sim_err_set(err, SIM_EFAIL, "%s: out of memory", w->path);
     if (csv_fwrite(w->mem, op, strlen(op)) != 0 ||
         fprintf(w->mem, ",%u,%.3f,%.6f\n", concurrency, latency_us, timestamp) < 0)
         return sim_err_set(err, SIM_EFAIL, "%s: cannot format a row (out of memory)", w->path);
     w->rows++;
     if (++w->in_batch >= VAL_SAMPLES_BATCH)
         return val_samples_flush(w, err);
+    return SIM_OK;
+}
+
+/* A note key or value: 1..63 of the characters of an operation name (a
+ * value may also hold ',' -free text of letters, digits, '.', '_', '-'). */
+static int note_ok(const char *s) { return val_samples_op_ok(s); }
+
+int val_samples_note(val_samples_writer *w, const char *key, const char *value, sim_err *err)
+{
+    assert(note_ok(key) && note_ok(value));
+    char line[160];
+    int n = snprintf(line, sizeof line, "# %s = %s\n", key, value);
+    char *p = realloc(w->notes, w->notes_len + (size_t)n + 1);
+    if (!p)
+        return sim_err_set(err, SIM_EFAIL, "%s: out of memory", w->path);
+    memcpy(p + w->notes_len, line, (size_t)n + 1);
+    w->notes = p;
+    w->notes_len += (size_t)n;
     return SIM_OK;
 }
 
@@ -135,9 +175,12 @@ int val_samples_close(val_samples_writer *w, sim_err *err)
     if (!w)
         return SIM_OK;
     int rc = val_samples_flush(w, err);
-    /* no rows: a new file gets the header, an existing one stays as it was */
-    if (rc == SIM_OK && !w->started && !w->existed && start(w))
+    /* no rows: a new file gets the header (and the notes), an existing one
+     * stays as it was */
+    if (rc == SIM_OK && !w->started && !w->existed &&
+        (start(w) || (w->notes_len && write_all(w->fd, w->notes, w->notes_len))))
         rc = sim_err_set(err, SIM_EFAIL, "%s: write failed: %s", w->path, strerror(errno));
+    free(w->notes);
     if (close(w->fd) != 0 && rc == SIM_OK)
         rc = sim_err_set(err, SIM_EFAIL, "%s: close failed: %s", w->path, strerror(errno));
     free(w->path);
@@ -169,6 +212,9 @@ struct val_samples_reader {
     /* a completed row waiting for val_samples_next */
     int have_row, header_done;
     val_sample row;
+    char note_key[VAL_SAMPLES_NOTES][VAL_SAMPLES_OP_MAX + 1];
+    char note_val[VAL_SAMPLES_NOTES][VAL_SAMPLES_OP_MAX + 1];
+    size_t nnotes;
     sim_err *err;          /* error sink while parsing */
 };
 
@@ -210,6 +256,56 @@ static int row_error(val_samples_reader *r, int col, const char *fmt, const char
     return -1;
 }
 
+/* "# key = value": a note; the latest value of a key wins. */
+static int check_note(val_samples_reader *r)
+{
+    char buf[VAL_SAMPLES_MAX_ROW];
+    snprintf(buf, sizeof buf, "%s", r->field[0] + 1);
+    char *eq = strchr(buf, '=');
+    if (!eq)
+        return row_error(r, -1, "a note must read '# key = value': '%s'", r->field[0]);
+    *eq = '\0';
+    char *k = buf, *v = eq + 1;
+    while (*k == ' ' || *k == '\t')
+        k++;
+    while (*v == ' ' || *v == '\t')
+        v++;
+    for (char *e = k + strlen(k); e > k && (e[-1] == ' ' || e[-1] == '\t'); e--)
+        e[-1] = '\0';
+    for (char *e = v + strlen(v); e > v && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'); e--)
+        e[-1] = '\0';
+    if (!note_ok(k) || !note_ok(v))
+        return row_error(r, -1, "a note's key and value are 1 to 63 letters, digits, '.', '_' or '-': '%s'",
+                         r->field[0]);
+    size_t i = 0;
+    while (i < r->nnotes && strcmp(r->note_key[i], k))
+        i++;
+    if (i == VAL_SAMPLES_NOTES)
+        return row_error(r, -1, "more than 16 different notes: '%s'", r->field[0]);
+    if (i == r->nnotes)
+        r->nnotes++;
+    memcpy(r->note_key[i], k, strlen(k) + 1); /* note_ok: at most 63 characters */
+    memcpy(r->note_val[i], v, strlen(v) + 1);
+    return 0;
+}
+
+const char *val_samples_note_get(const val_samples_reader *r, const char *key)
+{
+    for (size_t i = 0; i < r->nnotes; i++)
+        if (!strcmp(r->note_key[i], key))
+            return r->note_val[i];
+    return NULL;
+}
+
+size_t val_samples_notes(const val_samples_reader *r, size_t i, const char **key, const char **value)
+{
+    if (i < r->nnotes) {
+        *key = r->note_key[i];
+        *value = r->note_val[i];
+    }
+    return r->nnotes;
+}
+
 static int check_row(val_samples_reader *r)
 {
     if (r->too_long)
@@ -226,6 +322,8 @@ static int check_row(val_samples_reader *r)
         }
         return 0;
     }
+    if (r->nfields == 1 && r->field[0][0] == '#')
+        return check_note(r);
     if (r->nfields != NCOLS) {
         char n[32];
         snprintf(n, sizeof n, "%zu", r->nfields);

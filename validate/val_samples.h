@@ -11,6 +11,11 @@
  *   latency_us   latency in microseconds, 0 to VAL_SAMPLES_MAX_LATENCY_US
  *                (one hour; the writer records a longer one as the bound)
  *   timestamp    completion time, seconds since the Unix epoch
+ * Notes: a line `# key = value` after the header records a setting of the
+ * measured server that a config fragment can carry over (e.g.
+ * `# redis.io_threads = 4`); key and value are 1..63 letters, digits, '.',
+ * '_' or '-'; at most VAL_SAMPLES_NOTES different keys, the last value of
+ * a key wins.
  *
  * Writer invariants: rows are formatted with libcsv (csv_fwrite) into a
  * memory buffer and reach the file only as whole lines, one write(2) per
@@ -37,6 +42,7 @@
 #define VAL_SAMPLES_OP_MAX 63
 #define VAL_SAMPLES_MAX_ROW 4096
 #define VAL_SAMPLES_MAX_CONC 1000000u
+#define VAL_SAMPLES_NOTES 16
 #define VAL_SAMPLES_MAX_LATENCY_US 3.6e9
 
 typedef struct val_sample {
@@ -64,6 +70,12 @@ val_samples_writer *val_samples_create(const char *path, sim_err *err);
 int val_samples_add(val_samples_writer *w, const char *op, unsigned concurrency, double latency_us,
                     double timestamp, sim_err *err);
 
+/* Add the note line "# key = value" after the rows added so far (it goes
+ * out with the next batch of rows, or at close; a file that existed is
+ * left alone while no rows come, as for rows).  key and value as above (a
+ * bug otherwise).  Returns SIM_OK or SIM_EFAIL (out of memory). */
+int val_samples_note(val_samples_writer *w, const char *key, const char *value, sim_err *err);
+
 /* Write the buffered rows now.  Returns SIM_OK or SIM_EFAIL. */
 int val_samples_flush(val_samples_writer *w, sim_err *err);
 
@@ -85,6 +97,12 @@ val_samples_reader *val_samples_open(const char *path, sim_err *err);
  * file, -1 on error (err set: SIM_EINPUT "file:line: column: message", or
  * SIM_EFAIL on a read error).  After -1 further calls return -1. */
 int val_samples_next(val_samples_reader *r, val_sample *s, sim_err *err);
+
+/* The value of note `key` read so far (borrowed from r), or NULL. */
+const char *val_samples_note_get(const val_samples_reader *r, const char *key);
+/* Notes read so far; when i is below that count, *key and *value (borrowed
+ * from r) get note i. */
+size_t val_samples_notes(const val_samples_reader *r, size_t i, const char **key, const char **value);
 
 /* Line number of the last row returned (1 = the header). */
 uint64_t val_samples_line(const val_samples_reader *r);

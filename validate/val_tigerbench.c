@@ -3,9 +3,11 @@
 #include "validate/val_tigerbench.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -52,7 +54,9 @@ static const int col_required[NCOL] = {0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1,
 typedef struct grp {
     int arch, is_kind, name_id;
     long conc;
-    int line, reps;
+    int line, last_line, reps;
+    int timed;        /* rows with a timestamp */
+    double t_first, t_last; /* their earliest and latest timestamp, s since 1970 */
     sim_welford a;   /* phase: throughput; kind: per-repetition means */
     sim_welford b;   /* phase: wall time; kind: the walltime column (sd) */
     sim_welford all; /* kind: all samples as one set */
@@ -75,6 +79,10 @@ struct val_tigerbench {
     size_t nnames, cap_names;
     uint32_t *name_slot;
     size_t name_nslot;
+    /* rows with a timestamp, by (group, timestamp): for duplicates */
+    uint64_t *row_key;
+    int *row_line;
+    size_t nrow_keys, row_nslot;
     /* groups, hashed */
     grp *g;
     size_t ng, cap_g;
@@ -318,6 +326,101 @@ static int setting(reader *r, int c, long *val, int *first_line, const char *arc
     return 0;
 }
 
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
+static long days_from_civil(long y, long m, long d)
+{
+    y -= m <= 2;
+    long era = (y >= 0 ? y : y - 399) / 400;
+    long yoe = y - era * 400;
+    long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+/* Seconds since 1970 (UTC) of an ISO 8601 time, YYYY-MM-DD[T ]hh:mm[:ss[.f]]
+ * with an optional Z or +hh:mm / -hh:mm (none: UTC); -1 when s is not one
+ * (the column is optional and free-form: such rows give no order). */
+static int parse_time(const char *s, double *t)
+{
+    int y, mo, d, h, mi, n = 0;
+    if (sscanf(s, "%4d-%2d-%2d%*1[T ]%2d:%2d%n", &y, &mo, &d, &h, &mi, &n) != 5 || n < 16)
+        return -1;
+    double sec = 0;
+    const char *p = s + n;
+    if (*p == ':') {
+        char *e;
+        sec = strtod(p + 1, &e);
+        if (e == p + 1 || !(sec >= 0 && sec < 61))
+            return -1;
+        p = e;
+    }
+    double off = 0;
+    if (*p == 'Z' || *p == 'z') {
+        p++;
+    } else if (*p == '+' || *p == '-') {
+        int oh, om = 0, k = 0;
+        if (sscanf(p + 1, "%2d%n", &oh, &k) != 1 || k != 2)
+            return -1;
+        const char *q = p + 3;
+        if (*q == ':')
+            q++;
+        if (isdigit((unsigned char)*q)) {
+            if (sscanf(q, "%2d%n", &om, &k) != 1 || k != 2)
+                return -1;
+            q += 2;
+        }
+        off = (*p == '+' ? 1 : -1) * (oh * 3600.0 + om * 60.0);
+        p = q;
+    }
+    if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59)
+        return -1;
+    *t = (double)days_from_civil(y, mo, d) * 86400.0 + h * 3600.0 + mi * 60.0 + sec - off;
+    return 0;
+}
+
+/* Record a row's (group, timestamp) and fail when an earlier row had the
+ * same: the same repetition twice (a file appended to itself, rows pasted
+ * twice) would count double.  Only for timestamps that are times. */
+static int row_unique(reader *r, size_t gi, const char *ts)
+{
+    val_tigerbench *tb = r->tb;
+    if (2 * (tb->nrow_keys + 1) > tb->row_nslot) {
+        size_t nn = tb->row_nslot ? 2 * tb->row_nslot : 256;
+        uint64_t *k = calloc(nn, sizeof *k);
+        int *l = calloc(nn, sizeof *l);
+        assert(k && l);
+        for (size_t i = 0; i < tb->row_nslot; i++) {
+            if (!tb->row_line[i])
+                continue;
+            size_t j = (size_t)(tb->row_key[i] & (nn - 1));
+            while (l[j])
+                j = (j + 1) & (nn - 1);
+            k[j] = tb->row_key[i];
+            l[j] = tb->row_line[i];
+        }
+        free(tb->row_key);
+        free(tb->row_line);
+        tb->row_key = k;
+        tb->row_line = l;
+        tb->row_nslot = nn;
+    }
+    uint64_t h = fnv(ts, strlen(ts), fnv(&gi, sizeof gi, FNV0));
+    size_t j = (size_t)(h & (tb->row_nslot - 1));
+    while (tb->row_line[j]) {
+        if (tb->row_key[j] == h) {
+            rfail(r, r->rec_line, NULL,
+                  "duplicates line %d (same timestamp, phase, architecture and concurrency)",
+                  tb->row_line[j]);
+            return -1;
+        }
+        j = (j + 1) & (tb->row_nslot - 1);
+    }
+    tb->row_key[j] = h;
+    tb->row_line[j] = (int)r->rec_line;
+    tb->nrow_keys++;
+    return 0;
+}
+
 /* ---- records ---- */
 
 static void header(reader *r)
@@ -411,6 +514,24 @@ static void row(reader *r)
             return;
         }
     }
+    /* a time no benchmark of this format measures: a unit slip or a
+     * corrupted field (kind rows: mean and sd in seconds; tb.batch_size in
+     * transfers, at most VAL_TIGERBENCH_MAX_BATCH) */
+    double cap = is_kind && !strcmp(name, "tb.batch_size") ? VAL_TIGERBENCH_MAX_BATCH
+                                                            : VAL_TIGERBENCH_MAX_SECONDS;
+    if (is_kind ? x > cap : wall > cap) {
+        rfail(r, r->rec_line, is_kind ? "throughput" : "walltime",
+              "%g is beyond %g %s: not a measurement of this benchmark%s", is_kind ? x : wall,
+              cap, cap == VAL_TIGERBENCH_MAX_BATCH ? "transfers" : "s",
+              is_kind ? " (a kind row's mean)" : "");
+        return;
+    }
+    if (is_kind && wall > cap) {
+        rfail(r, r->rec_line, "walltime",
+              "%g is beyond %g %s: not a measurement of this benchmark (a kind row's sd)", wall,
+              cap, cap == VAL_TIGERBENCH_MAX_BATCH ? "transfers" : "s");
+        return;
+    }
     if (!is_kind) {
         /* throughput = successful requests / wall time (DESIGN.md section 3) */
         double e1 = (double)ok / wall, e2 = (double)total / wall;
@@ -438,7 +559,20 @@ static void row(reader *r)
               VAL_TIGERBENCH_MAX_GROUPS);
         return;
     }
+    /* a real time stamps one repetition: the same one twice is a duplicate
+     * (placeholder text such as "t" says nothing) */
+    const char *ts = field(r, C_TIMESTAMP);
+    double t;
+    int timed = ts && parse_time(ts, &t) == 0;
+    if (timed && row_unique(r, (size_t)(g - tb->g), ts))
+        return;
     g->reps++;
+    g->last_line = (int)r->rec_line;
+    if (timed) {
+        g->t_first = g->timed ? fmin(g->t_first, t) : t;
+        g->t_last = g->timed ? fmax(g->t_last, t) : t;
+        g->timed++;
+    }
     if (!is_kind) {
         sim_welford_add(&g->a, x);
         sim_welford_add(&g->b, wall);
@@ -559,6 +693,10 @@ static void summarise(val_tigerbench *tb)
                     p->ok = g->ok;
                     p->errors = g->errors;
                     p->line = g->line;
+                    p->last_line = g->last_line;
+                    p->timed = g->timed;
+                    p->t_first = g->timed ? g->t_first : NAN;
+                    p->t_last = g->timed ? g->t_last : NAN;
                 } else {
                     val_tigerbench_kind *q = &a->kinds[k];
                     memcpy(q->kind, tb->names[g->name_id], sizeof q->kind);
@@ -571,11 +709,42 @@ static void summarise(val_tigerbench *tb)
                     q->sd_total = g->all.n > 1 ? sqrt(g->all.m2 / (double)(g->all.n - 1)) : NAN;
                     q->sd_column = g->b.mean;
                     q->line = g->line;
+                    q->last_line = g->last_line;
+                    q->timed = g->timed;
+                    q->t_first = g->timed ? g->t_first : NAN;
+                    q->t_last = g->timed ? g->t_last : NAN;
                 }
             }
         }
     }
     free(it);
+}
+
+/* A kind's mean can not exceed the time its repetition's phases took. */
+static int check_kinds(const val_tigerbench *tb, sim_err *err)
+{
+    for (size_t ai = 0; ai < tb->narch; ai++) {
+        const val_tigerbench_arch *a = &tb->arch[ai];
+        for (size_t k = 0; k < a->nkinds; k++) {
+            const val_tigerbench_kind *q = &a->kinds[k];
+            if (!strcmp(q->kind, "tb.batch_size"))
+                continue;
+            double wall = 0;
+            int n = 0;
+            for (size_t i = 0; i < a->nphases; i++)
+                if (a->phases[i].concurrency == q->concurrency) {
+                    wall += a->phases[i].wall_mean;
+                    n++;
+                }
+            if (n > 0 && q->mean > wall)
+                return sim_err_set(err, SIM_EINPUT,
+                                   "%s:%d: throughput: kind:%s has a mean of %g s, longer than "
+                                   "the %g s that the phases of %s at concurrency %ld lasted",
+                                   tb->name, q->line, q->kind, q->mean, wall, a->name,
+                                   q->concurrency);
+        }
+    }
+    return SIM_OK;
 }
 
 /* Drop the accumulators once the summaries are built. */
@@ -585,6 +754,11 @@ static void drop_work(val_tigerbench *tb)
     free(tb->grp_slot);
     free(tb->names);
     free(tb->name_slot);
+    free(tb->row_key);
+    free(tb->row_line);
+    tb->row_key = NULL;
+    tb->row_line = NULL;
+    tb->nrow_keys = tb->row_nslot = 0;
     tb->g = NULL;
     tb->grp_slot = tb->name_slot = NULL;
     tb->names = NULL;
@@ -683,6 +857,10 @@ int val_tigerbench_read_stream(FILE *f, const char *name, val_tigerbench **out, 
     }
     summarise(tb);
     drop_work(tb);
+    if (check_kinds(tb, err)) {
+        val_tigerbench_free(tb);
+        return err ? err->code : SIM_EINPUT;
+    }
     *out = tb;
     return SIM_OK;
 }

@@ -25,15 +25,29 @@
  * adjacent.  Within one architecture, db_pool_size and redis_max_conn must
  * not vary (one file = one setting per architecture).
  *
+ * Timestamps (optional column): an ISO 8601 time (YYYY-MM-DD[T ]hh:mm[:ss[.f]]
+ * with an optional Z or UTC offset; the benchmark writes a phase row's
+ * after its repetition, a kind row's after the last repetition) gives the
+ * group's earliest and latest time, from which the benchmark series'
+ * order can be read; other text there is kept as no time at all.
+ *
  * Errors: bad input gives SIM_EINPUT with "file:line: column: message"
  * (missing or duplicate columns, wrong field count, non-numeric or
- * out-of-range fields, inconsistent throughput, an empty file).
+ * out-of-range fields, inconsistent throughput, an empty file; a row
+ * whose timestamp (an ISO 8601 time), phase, architecture and concurrency
+ * repeat an earlier row's (the same repetition twice); a phase wall time
+ * or a kind's mean
+ * or sd beyond VAL_TIGERBENCH_MAX_SECONDS (tb.batch_size:
+ * VAL_TIGERBENCH_MAX_BATCH); a kind whose mean exceeds the wall time of
+ * the phases of its architecture and concurrency (their mean wall times
+ * added up), when the file has them).
  *
  * Invariants: after a successful read every architecture has at least one
  * row; phase summaries of an architecture are ordered by the phase's first
  * appearance in the file, then by concurrency; kind summaries likewise.
  * Cost: streamed through libcsv in 4 KiB chunks; memory is O(distinct
- * groups), not O(rows): a record is at most VAL_TIGERBENCH_MAX_RECORD bytes
+ * groups) plus 12 bytes per timestamped row (the duplicate check), freed
+ * after reading: a record is at most VAL_TIGERBENCH_MAX_RECORD bytes
  * and VAL_TIGERBENCH_MAX_FIELDS fields, and a file holds at most
  * VAL_TIGERBENCH_MAX_GROUPS distinct (architecture, phase or kind,
  * concurrency) groups.  Time O(file size) (hashed group lookup).
@@ -50,6 +64,11 @@
 #define VAL_TIGERBENCH_MAX_FIELDS 64
 #define VAL_TIGERBENCH_MAX_RECORD 8192
 #define VAL_TIGERBENCH_MAX_GROUPS 100000
+/* Largest wall time of a phase row and mean or sd of a kind row, in
+ * seconds (a day), and of kind:tb.batch_size, in transfers: beyond them a
+ * value is a unit slip or a corrupted field, not a measurement. */
+#define VAL_TIGERBENCH_MAX_SECONDS 86400.0
+#define VAL_TIGERBENCH_MAX_BATCH 1e6
 
 /* One phase at one concurrency, over its repetitions. */
 typedef struct val_tigerbench_phase {
@@ -61,7 +80,10 @@ typedef struct val_tigerbench_phase {
     double x_min, x_max;
     double wall_mean;                    /* phase wall time, s */
     long total, ok, errors;              /* sums over repetitions */
-    int line;                            /* line of the group's first row */
+    int line, last_line;                 /* lines of the group's first and last rows */
+    int timed;                           /* rows with an ISO 8601 timestamp */
+    double t_first, t_last;              /* their earliest and latest, s since 1970 UTC
+                                            (NaN when none) */
 } val_tigerbench_phase;
 
 /* One kind (timed operation) at one concurrency, over its repetitions.
@@ -81,7 +103,10 @@ typedef struct val_tigerbench_kind {
                                            column, i.e. of the per-repetition sd:
                                            the number the seed's table reads as a
                                            timing */
-    int line;                           /* line of the group's first row */
+    int line, last_line;                /* lines of the group's first and last rows */
+    int timed;                          /* rows with an ISO 8601 timestamp */
+    double t_first, t_last;             /* their earliest and latest, s since 1970 UTC
+                                           (NaN when none) */
 } val_tigerbench_kind;
 
 typedef struct val_tigerbench_arch {

@@ -46,6 +46,7 @@
 #include "validate/val_laws.h"
 #include "validate/val_samples.h"
 #include "validate/val_scaling.h"
+#include "validate/val_series.h"
 #include "validate/val_tigerbench.h"
 
 #ifndef FUZZ_FAIL
@@ -190,6 +191,41 @@ static inline void fuzz_tigerbench_query(const val_tigerbench *tb)
 /* The analyses built on the reader (`tfsim amdahl --tigerbench`): scaling
  * fits per phase of the first architecture, Amdahl between the first two,
  * and the operational laws.  Failures must be reported, not crash. */
+/* The series behind the file: its order, each architecture's state at
+ * each concurrency (and one the file does not hold), the descriptions. */
+static inline void fuzz_tigerbench_series(const val_tigerbench *tb)
+{
+    val_series s;
+    val_series_opts o = {0, 1e5};
+    sim_err err;
+    sim_err_clear(&err);
+    int rc = val_series_build(tb, &o, &s, &err);
+    if (rc) {
+        fuzz_check_err("series", rc, &err);
+        val_series_fini(&s);
+        return;
+    }
+    for (size_t a = 0; a < val_tigerbench_narch(tb) && a < 4; a++) {
+        const val_tigerbench_arch *x = val_tigerbench_arch_at(tb, a);
+        long cs[8];
+        size_t n = val_tigerbench_concurrencies(x, VAL_TIGERBENCH_PHASE_ROWS | VAL_TIGERBENCH_KIND_ROWS,
+                                                cs, 8);
+        for (size_t i = 0; i <= n && i < 8; i++) {
+            long c = i < n ? cs[i] : 7777777;
+            double rows, goodies;
+            sim_err_clear(&err);
+            rc = val_series_state(&s, x->name, c, &rows, &goodies, NULL, NULL, &err);
+            if (rc)
+                fuzz_check_err("series state", rc, &err);
+            else if (!(rows >= 0) || !(goodies >= 0))
+                FUZZ_FAIL("series: negative or NaN state\n");
+            char d[512];
+            val_series_describe(&s, x->name, c, d, sizeof d);
+        }
+    }
+    val_series_fini(&s);
+}
+
 static inline void fuzz_tigerbench_analyses(const val_tigerbench *tb)
 {
     const val_tigerbench_arch *a = val_tigerbench_arch_at(tb, 0);
@@ -265,6 +301,7 @@ static inline int fuzz_tigerbench_input(const uint8_t *data, size_t size)
     }
     fuzz_tigerbench_query(tb);
     fuzz_tigerbench_analyses(tb);
+    fuzz_tigerbench_series(tb);
     val_tigerbench_free(tb);
     return 0;
 }

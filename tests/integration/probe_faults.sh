@@ -12,11 +12,12 @@ fault_wait_rows() {
     done
 }
 
-# The CSV in $1 holds only complete rows (ends with a newline, 4 fields each)
-# and at least one of them, and `tfsim fit` reads it.
+# The CSV in $1 holds only complete rows (ends with a newline, 4 fields each,
+# besides the server's "# key = value" notes) and at least one of them, and
+# `tfsim fit` reads it.
 fault_csv_ok() {
     if [ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" = '\n' ] &&
-        awk -F, 'NR > 1 && NF != 4 { exit 1 } END { if (NR < 2) exit 1 }' "$1" &&
+        awk -F, '/^# / { next } NR > 1 && NF != 4 { exit 1 } NR > 1 { rows++ } END { if (rows < 1) exit 1 }' "$1" &&
         "$TFSIM" fit "$1" --chosen >/dev/null 2>"$tmp/fit.err"; then ok; else bad "$2: samples CSV incomplete or unreadable"; sed 's/^/    /' "$tmp/fit.err" | head -3; fi
 }
 

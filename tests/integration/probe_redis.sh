@@ -7,10 +7,11 @@ for op in save get fulfill remove_pending; do
     expect_out "redis.paymentsession.$op" "probe redis summary has $op"
 done
 expect_err "1600 samples in" "probe redis reports the samples written"
-# header + 4 operations x 2 levels x 200 recorded operations, all complete
-if [ "$(wc -l <"$tmp/redis.csv")" -eq 1601 ] &&
+# header, the server's two io-threads notes, 4 operations x 2 levels x 200
+# recorded operations, all complete
+if [ "$(wc -l <"$tmp/redis.csv")" -eq 1603 ] && [ "$(grep -c '^# redis.io_threads' "$tmp/redis.csv")" -eq 2 ] &&
     awk -F, 'NR == 1 && $0 != "operation,concurrency,latency_us,timestamp" { exit 1 }
-             NR > 1 && (NF != 4 || $3 < 0) { exit 1 }' "$tmp/redis.csv"; then ok; else bad "probe redis CSV: expected header + 1600 rows of 4 columns"; fi
+             NR > 1 && !/^# / && (NF != 4 || $3 < 0) { exit 1 }' "$tmp/redis.csv"; then ok; else bad "probe redis CSV: expected header + 2 notes + 1600 rows of 4 columns"; fi
 # the probe deleted its keys
 left=$("$REDIS_CLI" -s "$TFSIM_REDIS_SOCKET" -n 15 --scan --pattern 'tfsim:probe:*' | wc -l)
 if [ "$left" -eq 0 ]; then ok; else bad "probe redis left $left keys behind"; fi
@@ -23,7 +24,7 @@ if grep -q '^\[fit.redis.paymentsession\]' "$tmp/redis-fit.ini" && grep -q '^sav
 expect 0 "probe redis (TCP, csv, --seconds, --ops)" -- "$TFSIM" probe redis --host 127.0.0.1 \
     --port "$TFSIM_REDIS_PORT" --concurrency 2 --seconds 200ms --warmup 5 \
     --ops paymentsession.save,paymentsession.get --format csv --prefix "tfsim:probe:int:"
-if [ "$(head -n 1 "$tmp/out")" = "operation,concurrency,n,mean_ms,p50_ms,p99_ms,max_ms,ops_per_s" ] &&
+if [ "$(head -n 1 "$tmp/out")" = "operation,concurrency,n,mean_ms,p50_ms,p99_ms,max_ms,ops_per_s,server_cpu_us,server_cores" ] &&
     [ "$(wc -l <"$tmp/out")" -eq 3 ] && ! grep -q fulfill "$tmp/out"; then ok; else bad "probe redis --format csv --ops: header plus the two chosen operations"; fi
 left=$("$REDIS_CLI" -p "$TFSIM_REDIS_PORT" -n 15 --scan --pattern 'tfsim:probe:int:*' | wc -l)
 if [ "$left" -eq 0 ]; then ok; else bad "probe redis --prefix left $left keys behind"; fi

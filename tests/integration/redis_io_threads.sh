@@ -1,0 +1,39 @@
+# Redis with --io-threads 4 --io-threads-do-reads yes (as TigerFans runs it)
+# beside the default one: the probe reads the setting and sees the cliff at
+# 2 x io-threads clients, fit carries the setting into its fragment, and
+# compare sets redis.io_threads from the server and simulates the cliff.
+# Gross checks only (the machine may be shared); the 15% comparison is
+# measured by hand (README, "Redis I/O threads").
+expect 0 "probe redis io-threads 4, auto levels" -- "$TFSIM" probe redis --socket "$TFSIM_REDIS_IO4_SOCKET" \
+    --concurrency auto --ops paymentsession.get --count 120 --warmup 10 --format csv --out "$tmp/io4.csv"
+expect_err "io-threads 4 (reads too)" "probe redis: the server's io-threads"
+# levels 1, 7, 8, 16, 32; 8 clients take more than 4 times as long per GET as 7
+awk -F, 'NR > 1 { n++; c[$2] = $4 } END { exit !(n == 5 && (7 in c) && (8 in c) && (32 in c) && c[8] > 4 * c[7]) }' \
+    "$tmp/out" && ok || { bad "probe redis io4: levels 1,7,8,16,32 and the cliff at 8"; sed 's/^/    /' "$tmp/out"; }
+if [ "$(head -n 1 "$tmp/out")" = "operation,concurrency,n,mean_ms,p50_ms,p99_ms,max_ms,ops_per_s,server_cpu_us,server_cores" ]; then ok; else bad "probe redis: server CPU columns"; head -n 1 "$tmp/out"; fi
+if grep -q '^# redis.io_threads = 4$' "$tmp/io4.csv" && grep -q '^# redis.io_threads_do_reads = true$' "$tmp/io4.csv"; then ok; else bad "probe redis: io-threads notes in the samples"; head -4 "$tmp/io4.csv"; fi
+expect 0 "fit the io4 samples" -- "$TFSIM" fit "$tmp/io4.csv" --chosen --config-out "$tmp/io4-fit.ini"
+if grep -q '^io_threads = 4$' "$tmp/io4-fit.ini" && grep -q '^io_threads_do_reads = true$' "$tmp/io4-fit.ini"; then ok; else bad "fit: the server's io-threads in the fragment"; cat "$tmp/io4-fit.ini"; fi
+printf 'include = io4-fit.ini\n[client]\ntotal = 50\n[redis]\nservice = fit.redis.paymentsession.get\n' >"$tmp/io4-scen.ini"
+expect 0 "a scenario with the fitted fragment" -- "$TFSIM" run "$tmp/io4-scen.ini" --reps 1
+
+# compare learns the server's setting; with 16 webhooks per wave the model's
+# threads start and the webhooks slow down, as the live ones do
+for rio_srv in default io4; do
+    rio_sock=$TFSIM_REDIS_SOCKET
+    [ "$rio_srv" = io4 ] && rio_sock=$TFSIM_REDIS_IO4_SOCKET
+    expect 0 "compare webhooks, redis $rio_srv" -- "$TFSIM" compare configs/live/pg_redis.ini \
+        --vary client.concurrency=1,4,16 --set client.total=64 --set client.phases=checkout,webhook \
+        --reps 2 --format csv --params-out "$tmp/params-$rio_srv.txt" \
+        --redis-socket "$rio_sock" --pg-conninfo "$TFSIM_PG_CONNINFO"
+    cp "$tmp/out" "$tmp/cmp-$rio_srv.csv"
+done
+if grep -q '^redis.io_threads=4$' "$tmp/params-io4.txt" && grep -q '^redis.io_threads_do_reads=true$' "$tmp/params-io4.txt" &&
+    grep -q '^redis.io_threads=1$' "$tmp/params-default.txt"; then ok; else bad "compare: redis.io_threads from CONFIG GET"; fi
+# webhook at 16 over webhook at 4, live and simulated: the default server
+# scales, the io4 one falls (both in the model and live)
+ratio() { awk -F, -v col="$2" '$1 == "point" && $3 == "webhook" { x[$2] = $col } END { printf "%.3f", x[16] / x[4] }' "$1"; }
+lr_d=$(ratio "$tmp/cmp-default.csv" 4) sr_d=$(ratio "$tmp/cmp-default.csv" 5)
+lr_4=$(ratio "$tmp/cmp-io4.csv" 4) sr_4=$(ratio "$tmp/cmp-io4.csv" 5)
+if awk -v a="$lr_d" -v b="$sr_d" -v c="$lr_4" -v d="$sr_4" 'BEGIN { exit !(c < 0.5 * a && d < 0.5 * b) }'; then ok
+else bad "compare: io-threads 4 webhooks at 16 vs 4 (live $lr_4, sim $sr_4) should fall below half the default's (live $lr_d, sim $sr_d)"; fi

@@ -1,0 +1,230 @@
+/* Tests for tf_redis: cycles (replies at a cycle's end), the threshold of
+ * the I/O threads (2 x io_threads clients pending: 7 do not start them, 8
+ * do), a threaded cycle's hand-outs on two cores worked out by hand
+ * (ticks of 4 ms), the threads stopping below the threshold and at
+ * serverCron, and the main thread woken on a busy loop's core. */
+#include "tests/test_util.h"
+
+#include "models/tf_redis.h"
+
+typedef struct world {
+    sim s;
+    sim_ps host;
+    tf_params p;
+    tf_redis r;
+    double reply[64];
+    int nreply;
+} world;
+
+typedef struct cmd {
+    world *w;
+    double service;
+    const void *waker;
+    int waker_busy;
+} cmd;
+
+static void on_reply(sim *s, void *obj)
+{
+    world *w = ((cmd *)obj)->w;
+    w->reply[w->nreply++] = s->now;
+}
+
+static void on_arrive(sim *s, void *obj)
+{
+    cmd *c = obj;
+    tf_redis_arrive_from(&c->w->r, s, c, c->service, on_reply, c->waker, c->waker_busy, c->waker_busy);
+}
+
+static void world_init(world *w, long io_threads, int on_host, double cores)
+{
+    memset(w, 0, sizeof *w);
+    sim_init(&w->s, 64);
+    sim_ps_init(&w->host, cores);
+    w->p.redis_io_threads = io_threads;
+    w->p.redis_io_do_reads = 1;
+    w->p.redis_io_per_thread = 2;
+    w->p.redis_hz = 10;
+    w->p.sched_tick = 0.004;
+    w->p.sched_slice = 0.0015;
+    w->p.net_rtt = 20e-6;
+    tf_redis_init(&w->r, &w->p, on_host ? &w->host : NULL);
+}
+
+static void world_fini(world *w)
+{
+    tf_redis_fini(&w->r);
+    sim_ps_fini(&w->host);
+    sim_fini(&w->s);
+}
+
+/* k commands of `service` each at time t. */
+static void burst(world *w, cmd *c, int k, double t, double service)
+{
+    for (int i = 0; i < k; i++) {
+        c[i] = (cmd){w, service, NULL, 0};
+        sim_at(&w->s, t, 0, on_arrive, &c[i]);
+    }
+}
+
+/* Threads off: a lone command is answered after its service; a burst is
+ * one cycle for the first (it woke the thread) and one for the rest, each
+ * answered at its cycle's end. */
+static void test_cycles(void **state)
+{
+    (void)state;
+    world w;
+    world_init(&w, 1, 1, 2);
+    cmd a[1], b[5];
+    burst(&w, a, 1, 0.001, 10e-6);
+    burst(&w, b, 5, 0.002, 10e-6);
+    assert_int_equal(sim_run(&w.s, INFINITY), SIM_RUN_EMPTY);
+    assert_int_equal(w.nreply, 6);
+    assert_close(w.reply[0], 0.001 + 10e-6, 1e-12);
+    /* the first of the burst wakes the thread: a cycle of 1; the other 4
+     * arrived meanwhile: one cycle, answered together at its end */
+    assert_close(w.reply[1], 0.002 + 10e-6, 1e-12);
+    for (int i = 2; i < 6; i++)
+        assert_close(w.reply[i], 0.002 + 50e-6, 1e-12);
+    assert_int_equal(w.r.cycles, 3);
+    assert_int_equal(w.r.threaded_cycles, 0);
+    world_fini(&w);
+}
+
+/* The threshold is io_threads x 2 clients pending at a cycle's end: off
+ * the host (a core per thread) a cycle of 7 leaves the threads off, one of
+ * 8 starts them; the next cycle of 2 stops them again. */
+static void test_threshold(void **state)
+{
+    (void)state;
+    for (int k = 7; k <= 8; k++) {
+        world w;
+        world_init(&w, 4, 0, 2);
+        cmd one[1], b[8], two[2];
+        burst(&w, one, 1, 0.0, 5e-6);       /* wakes the thread: cycle of 1 */
+        burst(&w, b, k, 1e-6, 5e-6);        /* arrive during it: one cycle */
+        burst(&w, two, 2, 0.001, 5e-6);
+        sim_run(&w.s, 0.0009);
+        assert_int_equal(w.r.active, k == 8);
+        sim_run(&w.s, 0.05);
+        assert_int_equal(w.nreply, k + 3);
+        assert_int_equal(w.r.active, 0);
+        assert_int_equal(w.r.threaded_cycles, k == 8 ? 1 : 0);
+        world_fini(&w);
+    }
+}
+
+/* On the host (2 cores, tick 4 ms, slice 1.5 ms) with the threads started
+ * at 90 us by a cycle of 8: a burst of 8 at 1 ms wakes the main thread,
+ * which waits behind two spinning threads for the tick at 4 ms; it hands
+ * the reads out then: the thread that got the other core reads at once,
+ * the two others at 8 ms, and the main thread sees them at 12 ms, runs the
+ * 8 commands (80 us), writes list 0 and hands out the writes: the thread
+ * running beside it writes at once (12.08 ms), the other two at the tick
+ * at 16 ms; the main thread sees them done at 20 ms. */
+static void test_threaded_cycle(void **state)
+{
+    (void)state;
+    world w;
+    world_init(&w, 4, 1, 2);
+    cmd a[9], b[8];
+    burst(&w, a, 1, 0.0, 10e-6);
+    burst(&w, a + 1, 8, 1e-6, 10e-6);
+    burst(&w, b, 8, 0.001, 10e-6);
+    sim_run(&w.s, 0.0009);
+    assert_true(w.r.active);
+    assert_int_equal(w.nreply, 9);
+    sim_run(&w.s, 0.030);
+    assert_int_equal(w.nreply, 17);
+    double t[8];
+    memcpy(t, w.reply + 9, sizeof t);
+    int at12 = 0, at16 = 0;
+    for (int i = 0; i < 8; i++) {
+        at12 += fabs(t[i] - 0.01208) < 1e-9;
+        at16 += fabs(t[i] - 0.016) < 1e-9;
+    }
+    assert_int_equal(at12, 4);
+    assert_int_equal(at16, 4);
+    assert_int_equal(w.r.threaded_cycles, 1);
+    /* the cycle ended at 20 ms with no client left: the main thread
+     * sleeps, the three threads spin on (until serverCron) */
+    assert_false(w.r.in_cycle);
+    assert_true(w.r.active);
+    assert_close(w.host.spin, 3, 0);
+    world_fini(&w);
+}
+
+/* serverCron (hz 10) stops threads that spin with no client pending: the
+ * first tick of the cron after they started, at 100 ms. */
+static void test_cron_stop(void **state)
+{
+    (void)state;
+    world w;
+    world_init(&w, 4, 1, 2);
+    cmd a[9];
+    burst(&w, a, 1, 0.0, 10e-6);
+    burst(&w, a + 1, 8, 1e-6, 10e-6);
+    sim_run(&w.s, 0.0999);
+    assert_true(w.r.active);
+    sim_run(&w.s, 0.2);
+    assert_false(w.r.active);
+    assert_close(w.host.spin, 0, 0);
+    /* started at 90 us, stopped at 100 ms */
+    assert_close(tf_redis_threads_on(&w.r, 0.2), (0.1 - 90e-6) / 0.2, 1e-9);
+    world_fini(&w);
+}
+
+/* A command from a busy loop wakes the sleeping main thread on that
+ * loop's core: it runs half a round trip after the loop sleeps (the last
+ * commands sent are in), with everything that came meanwhile in one
+ * cycle; if the loop stays busy, at the next tick. */
+typedef struct idle_ev {
+    world *w;
+    const void *loop;
+} idle_ev;
+
+static void on_idle(sim *s, void *obj)
+{
+    idle_ev *e = obj;
+    tf_redis_waker_idle(&e->w->r, s, e->loop);
+}
+
+static void test_waker(void **state)
+{
+    (void)state;
+    world w;
+    world_init(&w, 1, 1, 2);
+    int loop_a, loop_b;
+    cmd c[6];
+    for (int i = 0; i < 3; i++) {
+        c[i] = (cmd){&w, 10e-6, &loop_a, 1};
+        sim_at(&w.s, 0.001 + i * 5e-6, 0, on_arrive, &c[i]);
+    }
+    idle_ev ev = {&w, &loop_a}, other = {&w, &loop_b};
+    sim_at(&w.s, 0.001 + 12e-6, 0, on_idle, &other); /* another loop: no effect */
+    sim_at(&w.s, 0.001 + 15e-6, 0, on_idle, &ev);
+    /* a loop that never sleeps: the tick at 8 ms lets the thread run */
+    for (int i = 3; i < 6; i++) {
+        c[i] = (cmd){&w, 10e-6, &loop_b, 1};
+        sim_at(&w.s, 0.005 + (i - 3) * 5e-6, 0, on_arrive, &c[i]);
+    }
+    assert_int_equal(sim_run(&w.s, INFINITY), SIM_RUN_EMPTY);
+    assert_int_equal(w.nreply, 6);
+    for (int i = 0; i < 3; i++)
+        assert_close(w.reply[i], 0.001 + 15e-6 + 10e-6 + 30e-6, 1e-12);
+    for (int i = 3; i < 6; i++)
+        assert_close(w.reply[i], 0.008 + 30e-6, 1e-12);
+    assert_int_equal(w.r.cycles, 2);
+    world_fini(&w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cycles),
+        cmocka_unit_test(test_threshold),
+        cmocka_unit_test(test_threaded_cycle),
+        cmocka_unit_test(test_cron_stop),
+        cmocka_unit_test(test_waker),
+    };
+    return cmocka_run_group_tests_name("tf_redis", tests, NULL, NULL);
+}

@@ -1,0 +1,557 @@
+/* val_predict: tfsim predict (see the header).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "validate/val_predict.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/tf_params.h"
+
+static const char *const kind_rows[TF_NKINDS] = {
+    "accounting.hold",    "accounting.commit_order",       "paymentsession.save",
+    "paymentsession.get", "paymentsession.fulfill",        "paymentsession.remove_pending",
+    "db.add_order"};
+
+void val_predict_opts_init(val_predict_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    val_calib_run_opts_init(&o->base);
+    o->reps = 10;
+    o->mape_from = 5;
+}
+
+const char *val_predict_source_name(int source)
+{
+    switch (source) {
+    case VAL_PREDICT_CONFIG:
+        return "the config given";
+    case VAL_PREDICT_CACHED:
+        return "a stored fit";
+    case VAL_PREDICT_SHIPPED:
+        return "the shipped calibration";
+    default:
+        return "fitted now";
+    }
+}
+
+static void note(val_prediction *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(val_prediction *p, const char *fmt, ...)
+{
+    if (p->nnotes == VAL_PREDICT_MAX_NOTES)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->notes[p->nnotes++], VAL_PREDICT_NOTE_LEN, fmt, ap);
+    va_end(ap);
+}
+
+static const char *grouped(double v, char *buf, size_t len)
+{
+    char raw[64];
+    snprintf(raw, sizeof raw, "%.0f", v);
+    size_t n = strlen(raw), o = 0;
+    for (size_t i = 0; i < n && o + 2 < len; i++) {
+        buf[o++] = raw[i];
+        size_t left = n - 1 - i;
+        if (left > 0 && left % 3 == 0 && raw[i] != '-')
+            buf[o++] = ',';
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+/* ---- progress: each step maps its share onto a slice of the bar ---- */
+
+typedef struct slice {
+    const val_calib_opts *outer;
+    double from, to;
+} slice;
+
+static void slice_progress(void *ctx, unsigned evals, double done)
+{
+    slice *s = ctx;
+    if (s->outer->progress)
+        s->outer->progress(s->outer->progress_ctx, evals, s->from + (s->to - s->from) * done);
+}
+
+static void with_slice(val_calib_opts *o, slice *s, const val_calib_opts *outer, double from,
+                       double to)
+{
+    *s = (slice){outer, from, to};
+    o->progress = outer->progress ? slice_progress : NULL;
+    o->progress_ctx = s;
+}
+
+/* ---- step 1: the baseline ---- */
+
+static int baseline_step(const val_predict_opts *o, val_prediction *p, double share,
+                         sim_err *err);
+
+static int baseline(const val_predict_opts *o, val_prediction *p, double share, sim_err *err)
+{
+    int rc = baseline_step(o, p, share, err);
+    p->base.fit_opts = o->base.fit_opts; /* the slice lived on baseline_step's stack */
+    return rc;
+}
+
+static int baseline_step(const val_predict_opts *o, val_prediction *p, double share,
+                         sim_err *err)
+{
+    val_calibration *b = &p->base;
+    const val_calib_cache *cache = o->base.cache;
+    slice sl;
+    with_slice(&b->fit_opts, &sl, &o->base.fit_opts, 0, share);
+    if (o->base.config) {
+        p->source = VAL_PREDICT_CONFIG;
+        return SIM_OK;
+    }
+    if (!o->force_fit && cache && cache->load) {
+        int found = cache->load(cache->ctx, b->key, b->params, b->np, &b->objective, &b->iters,
+                                err);
+        if (found < 0)
+            return err->code;
+        if (found > 0) {
+            b->cached = 1;
+            p->source = VAL_PREDICT_CACHED;
+            return SIM_OK;
+        }
+    }
+    if (!o->force_fit && !strcmp(b->arch, TF_PARAMS_CALIBRATED_ARCH) &&
+        !strcmp(b->data_hash, TF_PARAMS_CALIBRATED_DATA)) {
+        p->source = VAL_PREDICT_SHIPPED;
+        return SIM_OK;
+    }
+    p->source = VAL_PREDICT_FITTED;
+    return val_calib_solve(cache, 1, b, err);
+}
+
+/* ---- step 2: the target's own demands at light load ---- */
+
+static int target_cfg(const val_predict_opts *o, val_prediction *p, sim_cfg *cfg, sim_err *err)
+{
+    const val_calibration *b = &p->base;
+    if (val_calib_base(o->base.config, b->tb, p->target, o->base.overrides, cfg, err))
+        return err->code;
+    for (size_t i = 0; i < b->np; i++) {
+        char line[1024];
+        if (val_calib_param_text(&b->params[i], line, sizeof line, err) ||
+            sim_cfg_set(cfg, line, err))
+            return err->code;
+    }
+    return SIM_OK;
+}
+
+/* The backend an operation runs on in architecture a: accounting (hold,
+ * commit_order), payment sessions, or PostgreSQL (db.add_order). */
+static const char *backend(const val_tigerbench_arch *a, int kind)
+{
+    if (kind == TF_K_HOLD || kind == TF_K_COMMIT_ORDER)
+        return a->accounting;
+    if (kind == TF_K_ADD_ORDER)
+        return "pg";
+    return a->payments;
+}
+
+/* The target's timings relative to the baseline's, as the seed's Amdahl
+ * table compares each component: a kind the baseline also measured at the
+ * same light-load concurrency is fitted at target x (baseline simulated /
+ * baseline measured) when it runs on the same backend in both, so that
+ * the model's own error on the baseline there is not taken for a
+ * difference of the target. */
+static int relative_to_baseline(const val_predict_opts *o, val_prediction *p,
+                                val_calib_point *lp, sim_err *err)
+{
+    const val_calibration *b = &p->base;
+    const val_calib_point *bp = NULL;
+    for (size_t k = 0; k < b->npts; k++)
+        if (b->pts[k].concurrency == lp->concurrency)
+            bp = &b->pts[k];
+    if (!bp)
+        return SIM_OK;
+    const val_tigerbench_arch *ba = val_tigerbench_find(b->tb, b->arch),
+                              *ta = val_tigerbench_find(b->tb, p->target);
+    int same[TF_NKINDS], shared = 0;
+    for (int i = 0; i < TF_NKINDS; i++) {
+        same[i] = !strcmp(backend(ba, i), backend(ta, i));
+        shared |= same[i] && !isnan(lp->kind[i]) && bp->kind[i] > 0;
+    }
+    if (!shared)
+        return SIM_OK;
+    val_calib_opts so = o->base.fit_opts;
+    so.reps = 4;
+    so.progress = NULL;
+    val_calib_sim bs;
+    if (val_calib_simulate(b->cfg, b->params, b->np, bp, 1, &so, &bs, err))
+        return err->code;
+    char list[512] = "";
+    size_t used = 0;
+    for (int i = 0; i < TF_NKINDS; i++) {
+        if (!same[i] || isnan(lp->kind[i]) || !(bp->kind[i] > 0) || !(bs.kind[i] > 0))
+            continue;
+        p->rel[i] = bs.kind[i] / bp->kind[i];
+        lp->kind[i] *= p->rel[i];
+        used += (size_t)snprintf(list + used, used < sizeof list ? sizeof list - used : 0,
+                                 "%s%s x %.3f", used ? ", " : "", tf_kind_names[i], p->rel[i]);
+    }
+    note(p, "%s's timings at concurrency %ld relative to %s's (simulated / measured there): %s",
+         p->target, lp->concurrency, b->arch, list);
+    return SIM_OK;
+}
+
+static int own_fit(const val_predict_opts *o, val_prediction *p, const val_tigerbench_arch *ta,
+                   double share_from, double share_to, sim_err *err)
+{
+    val_calibration *w = &p->own;
+    memset(w, 0, sizeof *w);
+    w->cfg = sim_cfg_new();
+    snprintf(w->what, sizeof w->what, "light-load fit");
+    snprintf(w->arch, sizeof w->arch, "%s", p->target);
+    snprintf(w->file, sizeof w->file, "%s", p->base.file);
+    w->mape_fit = w->mape_out = NAN;
+    if (target_cfg(o, p, w->cfg, err))
+        return err->code;
+    long ck[1];
+    if (val_tigerbench_concurrencies(ta, VAL_TIGERBENCH_KIND_ROWS, ck, 1) == 0) {
+        note(p, "%s has no operation timings in %s: its own demands keep the baseline's and "
+                "the config's values", p->target, p->base.file);
+        return SIM_OK;
+    }
+    p->c0 = ck[0];
+    val_calib_point *lp = &w->pts[0];
+    w->npts = 1;
+    lp->concurrency = p->c0;
+    lp->weight = 1;
+    for (int i = 0; i < TF_NPHASES; i++)
+        lp->thr[i] = NAN;
+    int any = 0;
+    for (int i = 0; i < TF_NKINDS; i++) {
+        const val_tigerbench_kind *k = val_tigerbench_kind_get(ta, kind_rows[i], p->c0);
+        lp->kind[i] = k ? k->mean : NAN;
+        any |= k != NULL;
+    }
+    if (val_series_state(&p->base.series, p->target, p->c0, &lp->holds_rows, &lp->goodies, NULL,
+                         NULL, err))
+        return err->code;
+    p->rows_series = p->rows_timing = lp->holds_rows;
+    if (!any)
+        return SIM_OK;
+    if (relative_to_baseline(o, p, lp, err))
+        return err->code;
+    /* the registry's rows the target's backends make its own */
+    int bits = TF_OWN_PG;
+    if (!strcmp(ta->accounting, "tb"))
+        bits |= TF_OWN_TB;
+    else
+        bits |= TF_OWN_PG_ACCOUNTING;
+    if (!strcmp(ta->payments, "redis"))
+        bits |= TF_OWN_REDIS;
+    size_t nreg;
+    const tf_param *reg = tf_params_registry(&nreg);
+    for (size_t i = 0; i < nreg && w->np < VAL_CALIB_MAX_PARAMS; i++) {
+        if (!(reg[i].own & bits))
+            continue;
+        val_calib_param *q = &w->params[w->np];
+        memset(q, 0, sizeof *q);
+        tf_params_key(&reg[i], q->key, sizeof q->key);
+        tf_params_fit_bounds(&reg[i], &q->lo, &q->hi);
+        if (reg[i].own & TF_OWN_PG_ACCOUNTING)
+            q->value = lp->holds_rows; /* the state: from the series' rows */
+        else if (val_calib_value(w->cfg, q->key, &q->value, q->spec, sizeof q->spec, err))
+            return err->code;
+        q->value = fmin(q->hi, fmax(q->lo, q->value));
+        w->start[w->np] = q->value;
+        w->np++;
+    }
+    if (!w->np)
+        return SIM_OK;
+    w->fit_opts = o->base.fit_opts;
+    w->fit_opts.kind_weight = 1; /* timings only: the target has no throughput at this point */
+    w->fit_opts.reps = 4;
+    w->fit_opts.light_start = 0;
+    w->fit_opts.progress = NULL;
+    val_calib_key(w);
+    const val_calib_cache *cache = o->base.cache;
+    int found = 0;
+    if (cache && cache->load && !o->force_fit) {
+        found = cache->load(cache->ctx, w->key, w->params, w->np, &w->objective, &w->iters, err);
+        if (found < 0)
+            return err->code;
+    }
+    w->cached = found > 0;
+    if (!w->cached) {
+        /* At light load an operation's timing depends only on its own
+         * backend's demands: one fit per backend, each of one factor (GSL's
+         * Brent), the PostgreSQL statement cost before the holds rows (the
+         * hold's statements cost it too). */
+        static const int order[] = {TF_OWN_TB, TF_OWN_REDIS, TF_OWN_PG, TF_OWN_PG_ACCOUNTING};
+        for (size_t g = 0; g < 4; g++) {
+            int which[VAL_CALIB_MAX_PARAMS], anyp = 0;
+            for (size_t i = 0; i < w->np; i++) {
+                const tf_param *r = tf_params_find(w->params[i].key);
+                which[i] = r && (r->own & order[g]) && (bits & order[g]);
+                anyp |= which[i];
+            }
+            val_calib_point gp = *lp;
+            int anyk = 0;
+            for (int k = 0; k < TF_NKINDS; k++) {
+                const char *be = backend(ta, k);
+                int mine = order[g] == TF_OWN_TB             ? !strcmp(be, "tb")
+                           : order[g] == TF_OWN_REDIS         ? !strcmp(be, "redis")
+                           : order[g] == TF_OWN_PG_ACCOUNTING ? k == TF_K_HOLD && !strcmp(be, "pg")
+                                                              : !strcmp(be, "pg") &&
+                                                                    !(k == TF_K_HOLD && (bits & TF_OWN_PG_ACCOUNTING));
+                if (!mine)
+                    gp.kind[k] = NAN;
+                anyk |= !isnan(gp.kind[k]);
+            }
+            if (!anyp || !anyk)
+                continue;
+            double f;
+            double range = order[g] == TF_OWN_PG_ACCOUNTING ? 64 : 8;
+            if (val_calib_scale(w->cfg, w->params, w->np, which, &gp, 1, &w->fit_opts, range, &f,
+                                &w->evals, err))
+                return err->code;
+            if (o->base.fit_opts.progress)
+                o->base.fit_opts.progress(o->base.fit_opts.progress_ctx, w->evals,
+                                          share_from + (share_to - share_from) * (g + 1) / 4.0);
+        }
+    }
+    if (val_calib_finish(w, 0, err))
+        return err->code;
+    if (!w->cached && cache && cache->save)
+        w->save_status = cache->save(cache->ctx, w, &w->save_err);
+    for (size_t i = 0; i < w->np; i++)
+        if (!strcmp(w->params[i].key, "postgres.holds_rows"))
+            p->rows_timing = w->params[i].value;
+    return SIM_OK;
+}
+
+/* ---- step 4: Amdahl-style scaling ---- */
+
+static double amdahl_speedup(const val_tigerbench_arch *b, const val_tigerbench_arch *t, int ph,
+                             long c0)
+{
+    const val_tigerbench_phase *p = val_tigerbench_phase_get(b, tf_phase_names[ph], c0);
+    if (!p || !(p->x_mean > 0))
+        return NAN;
+    const char *kinds[8];
+    size_t nk = val_tigerbench_phase_kinds(tf_phase_names[ph], kinds, 8);
+    double sb = 0, st = 0;
+    for (size_t i = 0; i < nk; i++) {
+        const val_tigerbench_kind *kb = val_tigerbench_kind_get(b, kinds[i], c0);
+        const val_tigerbench_kind *kt = val_tigerbench_kind_get(t, kinds[i], c0);
+        if (!kb || !kt)
+            return NAN;
+        sb += kb->mean;
+        st += kt->mean;
+    }
+    double r = 1 / p->x_mean, serial = r - sb;
+    if (serial < 0)
+        serial = 0;
+    return r / (serial + st);
+}
+
+/* ---- the run ---- */
+
+static void describe_own(val_prediction *p, const val_tigerbench_arch *ta)
+{
+    const val_calibration *w = &p->own;
+    char r1[64], r2[64], r3[64];
+    for (size_t i = 0; i < w->np; i++) {
+        char v[1024];
+        sim_err e;
+        sim_err_clear(&e);
+        if (!strcmp(w->params[i].key, "postgres.holds_rows"))
+            continue;
+        if (val_calib_param_text(&w->params[i], v, sizeof v, &e) == SIM_OK)
+            note(p, "%s's own demand from its timings at concurrency %ld: %s (start %.6g)%s",
+                 p->target, p->c0, v, w->start[i], w->cached ? " (stored fit)" : "");
+    }
+    if (p->rows_timing != p->rows_series) {
+        const val_tigerbench_kind *h = val_tigerbench_kind_get(ta, "accounting.hold", p->c0);
+        note(p, "%s's accounting.hold at concurrency %ld (%.3f ms) matches %s holds rows at its "
+                "middle repetition, where the series' order gives %s: its points run on the "
+                "series' rows %s %s", p->target, p->c0, h ? 1e3 * h->mean : NAN,
+             grouped(p->rows_timing, r1, sizeof r1), grouped(p->rows_series, r2, sizeof r2),
+             p->rows_timing >= p->rows_series ? "plus" : "minus",
+             grouped(fabs(p->rows_timing - p->rows_series), r3, sizeof r3));
+    }
+    if (w->np && w->npts) {
+        for (int i = 0; i < TF_NKINDS; i++)
+            if (!isnan(w->pts[0].kind[i])) {
+                char rel[64] = "";
+                if (p->rel[i] != 1)
+                    snprintf(rel, sizeof rel, " (relative: %.3f ms)", 1e3 * w->pts[0].kind[i]);
+                note(p, "  %s at concurrency %ld: %-30s measured %.3f ms%s, simulated %.3f ms",
+                     p->target, p->c0, tf_kind_names[i], 1e3 * w->pts[0].kind[i] / p->rel[i],
+                     rel, 1e3 * w->sims[0].kind[i]);
+            }
+    }
+}
+
+int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
+{
+    memset(p, 0, sizeof *p);
+    for (int i = 0; i < TF_NKINDS; i++)
+        p->rel[i] = 1;
+    snprintf(p->target, sizeof p->target, "%s", o->target);
+    p->reps = o->reps < 2 ? 2 : o->reps;
+    p->mape_from = o->mape_from;
+    sim_mape_init(&p->mape_sim);
+    sim_mape_init(&p->mape_amdahl);
+    if (val_calib_prepare(&o->base, &p->base, err))
+        return err->code;
+    val_calibration *b = &p->base;
+    const val_tigerbench_arch *ba, *ta;
+    if (val_tigerbench_arch_get(b->tb, b->arch, &ba, err) ||
+        val_tigerbench_arch_get(b->tb, p->target, &ta, err))
+        return err->code;
+    for (size_t i = 0; i < b->series.nnotes; i++)
+        note(p, "%s", b->series.notes[i]);
+    /* 1 */
+    if (baseline(o, p, 0.75, err))
+        return err->code;
+    if (p->source == VAL_PREDICT_SHIPPED)
+        note(p, "baseline %s: the shipped calibration (the embedded defaults were fitted on these "
+                "data: configs/tigerfans/base.ini); --calibrate fits it again", b->arch);
+    else if (p->source == VAL_PREDICT_CONFIG)
+        note(p, "baseline %s: the values of %s", b->arch, o->base.config);
+    else if (p->source == VAL_PREDICT_CACHED)
+        note(p, "baseline %s: the fit stored for these data (key %s, objective %.5g)", b->arch,
+             b->key, b->objective);
+    else
+        note(p, "baseline %s: fitted from %s now (%u iterations, %u evaluations, objective "
+                "%.5g; key %s)", b->arch, b->file, b->iters, b->evals, b->objective, b->key);
+    /* 2 */
+    if (own_fit(o, p, ta, 0.75, 0.85, err))
+        return err->code;
+    describe_own(p, ta);
+    char d[512];
+    if (p->c0)
+        note(p, "%s", val_series_describe(&b->series, p->target, p->c0, d, sizeof d));
+    double shift = p->rows_timing - p->rows_series;
+    /* 3 */
+    long levels[VAL_CALIB_MAX_POINTS];
+    size_t nl = val_tigerbench_concurrencies(ba, VAL_TIGERBENCH_PHASE_ROWS, levels,
+                                             VAL_CALIB_MAX_POINTS);
+    if (nl == 0)
+        return sim_err_set(err, SIM_EINPUT, "%s: the baseline %s has no phase throughput rows",
+                           b->file, b->arch);
+    if (nl > VAL_CALIB_MAX_POINTS)
+        nl = VAL_CALIB_MAX_POINTS;
+    val_calib_point *tp = calloc(nl, sizeof *tp);
+    val_calib_sim *sims = calloc(nl, sizeof *sims);
+    assert(tp && sims);
+    int rc = SIM_OK;
+    for (size_t i = 0; i < nl && rc == SIM_OK; i++) {
+        val_predict_point *pp = &p->pts[i];
+        pp->concurrency = tp[i].concurrency = levels[i];
+        tp[i].weight = 1;
+        for (int k = 0; k < TF_NKINDS; k++)
+            tp[i].kind[k] = NAN;
+        rc = val_series_state(&b->series, p->target, levels[i], &tp[i].holds_rows,
+                              &tp[i].goodies, &pp->how, NULL, err);
+        tp[i].holds_rows = fmax(0, tp[i].holds_rows + shift);
+        pp->holds_rows = tp[i].holds_rows;
+        pp->goodies = tp[i].goodies;
+        for (int k = 0; k < TF_NPHASES; k++) {
+            const val_tigerbench_phase *ph = val_tigerbench_phase_get(ta, tf_phase_names[k],
+                                                                      levels[i]);
+            tp[i].thr[k] = pp->meas[k] = ph ? ph->x_mean : NAN;
+        }
+    }
+    p->n = nl;
+    /* 4: the target's own values without the state (each point has its own) */
+    val_calib_param params[VAL_CALIB_MAX_PARAMS];
+    size_t np = 0;
+    for (size_t i = 0; i < p->own.np; i++)
+        if (strcmp(p->own.params[i].key, "postgres.holds_rows"))
+            params[np++] = p->own.params[i];
+    val_calib_opts so = o->base.fit_opts;
+    so.reps = p->reps;
+    sim_cfg *tcfg = sim_cfg_new();
+    if (rc == SIM_OK)
+        rc = target_cfg(o, p, tcfg, err);
+    /* in chunks of `jobs` points, for the progress bar */
+    size_t chunk = so.jobs > 0 ? (size_t)so.jobs : 1;
+    for (size_t i = 0; i < nl && rc == SIM_OK; i += chunk) {
+        size_t m = nl - i < chunk ? nl - i : chunk;
+        rc = val_calib_simulate(tcfg, params, np, tp + i, m, &so, sims + i, err);
+        if (o->base.fit_opts.progress)
+            o->base.fit_opts.progress(o->base.fit_opts.progress_ctx, 0,
+                                      0.85 + 0.15 * (double)(i + m) / (double)nl);
+    }
+    sim_cfg_free(tcfg);
+    for (size_t i = 0; i < nl && rc == SIM_OK; i++)
+        for (int k = 0; k < TF_NPHASES; k++) {
+            p->pts[i].thr[k] = sims[i].thr[k];
+            p->pts[i].half[k] = sims[i].thr_ci[k];
+        }
+    free(tp);
+    free(sims);
+    if (rc)
+        return rc;
+    /* 5 */
+    for (int ph = 0; ph < TF_NPHASES; ph++) {
+        double sp = p->c0 > 0 ? amdahl_speedup(ba, ta, ph, p->c0) : NAN;
+        for (size_t i = 0; i < nl; i++) {
+            val_predict_point *pp = &p->pts[i];
+            const val_tigerbench_phase *bph = val_tigerbench_phase_get(ba, tf_phase_names[ph],
+                                                                       pp->concurrency);
+            pp->amdahl[ph] = bph && !isnan(sp) ? bph->x_mean * sp : NAN;
+            int counted = pp->concurrency >= p->mape_from;
+            sim_mape_add(counted ? &p->mape_sim : NULL, pp->thr[ph], pp->meas[ph]);
+            sim_mape_add(counted ? &p->mape_amdahl : NULL, pp->amdahl[ph], pp->meas[ph]);
+        }
+    }
+    return SIM_OK;
+}
+
+void val_predict_fini(val_prediction *p)
+{
+    val_calib_fini(&p->base);
+    val_calib_fini(&p->own);
+}
+
+void val_predict_table(const val_prediction *p, sim_table *t)
+{
+    int any = 0;
+    for (size_t i = 0; i < p->n; i++)
+        for (int k = 0; k < TF_NPHASES; k++)
+            any |= !isnan(p->pts[i].meas[k]);
+    int cph = sim_table_col(t, "phase", NULL), cc = sim_table_col(t, "concurrency", "%.0f");
+    int cx = sim_table_col(t, "throughput", "%.1f"), clo = sim_table_col(t, "ci_low", "%.1f");
+    int chi = sim_table_col(t, "ci_high", "%.1f");
+    int cm = -1, ce = -1, ca = -1, cae = -1;
+    if (any) {
+        cm = sim_table_col(t, "measured", "%.1f");
+        ce = sim_table_col(t, "error_pct", "%.1f");
+        ca = sim_table_col(t, "amdahl", "%.1f");
+        cae = sim_table_col(t, "amdahl_error_pct", "%.1f");
+    }
+    int cr = sim_table_col(t, "holds_rows", "%.0f");
+    for (int ph = 0; ph < TF_NPHASES; ph++)
+        for (size_t i = 0; i < p->n; i++) {
+            const val_predict_point *pp = &p->pts[i];
+            double x = pp->thr[ph], h = pp->half[ph];
+            sim_table_row(t);
+            sim_table_str(t, cph, tf_phase_names[ph]);
+            sim_table_num(t, cc, (double)pp->concurrency);
+            sim_table_num(t, cx, x);
+            sim_table_num(t, clo, x - h);
+            sim_table_num(t, chi, x + h);
+            if (any && !isnan(pp->meas[ph])) {
+                sim_table_num(t, cm, pp->meas[ph]);
+                sim_table_num(t, ce, sim_mape_add(NULL, x, pp->meas[ph]));
+                if (!isnan(pp->amdahl[ph])) {
+                    sim_table_num(t, ca, pp->amdahl[ph]);
+                    sim_table_num(t, cae, sim_mape_add(NULL, pp->amdahl[ph], pp->meas[ph]));
+                }
+            }
+            sim_table_num(t, cr, pp->holds_rows);
+        }
+}

@@ -1,0 +1,114 @@
+/* val_predict: `tfsim predict`: the curve of an architecture that was not
+ * measured under load, from a calibrated baseline and the target's
+ * light-load operation timings, as opts -> run -> table.
+ *
+ * Steps:
+ *  1. The baseline's calibration (val_calib), from the first that applies:
+ *     --config (its values as given); a fit stored in the cache for the
+ *     same data, architecture, model version, fitted keys and options; the
+ *     shipped calibration (the embedded defaults) when the baseline's data
+ *     are those it was fitted on (TF_PARAMS_CALIBRATED_DATA); else a fit of
+ *     the baseline from the file (saved in the cache).  force_fit skips the
+ *     second and third.
+ *  2. The target's own demands: at its lowest concurrency with operation
+ *     timings (a light-load probe), every timing fixes the matching
+ *     demand, as the seed's Amdahl table takes each component's time from
+ *     the architecture it belongs to: the registry's rows whose `own` bits
+ *     match the target's backends (TigerBeetle batch latency from the
+ *     accounting timings; the Redis client cost from the session timings;
+ *     the PostgreSQL statement cost from its PostgreSQL timings; with
+ *     PostgreSQL accounting, the holds rows its hold timing implies: the
+ *     database state it ran against) are fitted together to those timings
+ *     (kinds only, weight 1), from the baseline's values; cached like a
+ *     calibration.
+ *  3. The target's state at every concurrency of the baseline: the series'
+ *     (val_series: the file's order, or the point placed by it) plus, with
+ *     PostgreSQL accounting, the difference between the rows its hold
+ *     timing implies and the series' rows at its light-load point.
+ *  4. The target simulated at every concurrency (reps replications, CI),
+ *     and an Amdahl-style scaling of the baseline's measured throughput:
+ *     speedup = R / (R - sum of the baseline's kinds of the phase + sum of
+ *     the target's), R = 1 / X_baseline at the light-load concurrency.
+ *  5. Errors against the target's measured throughputs when the file has
+ *     them; MAPE over the points at concurrency >= mape_from.
+ * Every assumption is a line in notes.
+ *
+ * Ownership: val_prediction owns its calibrations (val_predict_fini, also
+ * after a failure); options borrowed.  Cost: the baseline's fit when there
+ * is one (see val_calib), the light-load fit (tens of evaluations of one
+ * point), then concurrencies x reps simulations, on jobs threads.
+ */
+#ifndef VAL_PREDICT_H
+#define VAL_PREDICT_H
+
+#include <stddef.h>
+
+#include "sim/sim_stats.h"
+#include "sim/sim_table.h"
+#include "validate/val_calib.h"
+
+#define VAL_PREDICT_MAX_NOTES 48
+#define VAL_PREDICT_NOTE_LEN 400
+
+typedef struct val_predict_opts {
+    val_calib_run_opts base;   /* file, baseline (base.arch), config, overrides, series,
+                                  fit options (seed, jobs, progress), cache */
+    const char *target;
+    unsigned reps;             /* replications per predicted point */
+    int force_fit;             /* fit the baseline from the file even when a calibration is
+                                  at hand (stored or shipped) */
+    long mape_from;            /* MAPE over the concurrencies >= this */
+} val_predict_opts;
+
+/* The defaults (one place): val_calib_run_opts_init, 10 replications,
+ * MAPE from concurrency 5. */
+void val_predict_opts_init(val_predict_opts *o);
+
+enum val_predict_source {
+    VAL_PREDICT_CONFIG = 0, /* --config as given */
+    VAL_PREDICT_CACHED,     /* a fit stored in the cache */
+    VAL_PREDICT_SHIPPED,    /* the shipped calibration: the file is the data it came from */
+    VAL_PREDICT_FITTED      /* fitted now */
+};
+
+typedef struct val_predict_point {
+    long concurrency;
+    double holds_rows, goodies;
+    int how;                                   /* enum val_series_how */
+    double thr[TF_NPHASES], half[TF_NPHASES];  /* simulated, CI half-width */
+    double meas[TF_NPHASES];                   /* target measured (NaN: not in the file) */
+    double amdahl[TF_NPHASES];                 /* Amdahl-style scaling (NaN: none) */
+} val_predict_point;
+
+typedef struct val_prediction {
+    val_calibration base;          /* the baseline (owned) */
+    int source;                    /* enum val_predict_source */
+    val_calibration own;           /* the target's light-load fit (owned; own.np = 0: none) */
+    long c0;                       /* the target's light-load concurrency (0: no timings) */
+    double rows_series, rows_timing; /* target's holds rows at c0: the series', its hold's */
+    double rel[TF_NKINDS];         /* baseline simulated / measured at c0 per kind (1: none) */
+    char target[VAL_TIGERBENCH_NAME_MAX];
+    val_predict_point pts[VAL_CALIB_MAX_POINTS];
+    size_t n;
+    unsigned reps;
+    sim_mape mape_sim, mape_amdahl; /* over the points at concurrency >= mape_from */
+    long mape_from;
+    char notes[VAL_PREDICT_MAX_NOTES][VAL_PREDICT_NOTE_LEN];
+    size_t nnotes;
+} val_prediction;
+
+/* Run the prediction.  p is caller storage, filled; free with
+ * val_predict_fini (also after a failure).  SIM_EINPUT for bad input
+ * (file:line), SIM_EFAIL for a failed simulation. */
+int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err);
+void val_predict_fini(val_prediction *p);
+
+/* One row per phase and concurrency: phase, concurrency, throughput,
+ * ci_low, ci_high, holds_rows, and when the file has the target's
+ * throughput: measured, error_pct, amdahl, amdahl_error_pct. */
+void val_predict_table(const val_prediction *p, sim_table *t);
+
+/* A name for the baseline's source ("the shipped calibration", ...). */
+const char *val_predict_source_name(int source);
+
+#endif
