@@ -113,6 +113,7 @@ test: unit-test cli-test san-test integration-test
 bench: $(BENCH_BIN) $(TFSIM)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
 	@TFSIM=$(TFSIM) sh bench/bench_cli.sh
+	@TFSIM=$(TFSIM) sh bench/bench_cimba.sh
 
 # libFuzzer (clang, ASan+UBSan) on each input reader for FUZZ_SECONDS
 # (default 10) each; a crash prints the input and fails (tests/fuzz/run.sh).

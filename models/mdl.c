@@ -36,6 +36,10 @@ static const sim_cfg_key common_schema[] = {
      "resource bound: simulated time per replication"},
     {"run", "max_pending", SIM_CFG_INT, "1e7", 16, 1e9, NULL, "events",
      "resource bound: pending events (memory: 32 bytes each plus the model's objects)"},
+    {"run", "rng", SIM_CFG_ENUM, "xoshiro256ss", 0, 0, SIM_RNG_KIND_NAMES, NULL,
+     "generator of every random stream: xoshiro256ss (Blackman and Vigna's xoshiro256 "
+     "star-star) with tfsim's fast samplers, or GSL's MT19937 with GSL's samplers (the numbers "
+     "tfsim drew before xoshiro256ss became the default)"},
 };
 #define NCOMMON (sizeof common_schema / sizeof common_schema[0])
 
@@ -105,6 +109,7 @@ int mdl_scenario_setup(mdl_scenario *sc, const sim_cfg *cfg, sim_err *err)
         return err->code;
     long seed, reps, maxr, jobs, maxev, maxpend;
     double target, conf, maxt;
+    const char *rng;
     const sim_cfg_key *s = sc->schema;
     size_t n = sc->nschema;
     if (sim_cfg_int(cfg, s, n, "run", "seed", &seed, err) ||
@@ -115,7 +120,8 @@ int mdl_scenario_setup(mdl_scenario *sc, const sim_cfg *cfg, sim_err *err)
         sim_cfg_int(cfg, s, n, "run", "jobs", &jobs, err) ||
         sim_cfg_int(cfg, s, n, "run", "max_events", &maxev, err) ||
         sim_cfg_num(cfg, s, n, "run", "max_sim_time", &maxt, err) ||
-        sim_cfg_int(cfg, s, n, "run", "max_pending", &maxpend, err))
+        sim_cfg_int(cfg, s, n, "run", "max_pending", &maxpend, err) ||
+        sim_cfg_str(cfg, s, n, "run", "rng", &rng, err))
         return err->code;
     if (target > 0 && maxr < reps) {
         char w[256];
@@ -133,6 +139,9 @@ int mdl_scenario_setup(mdl_scenario *sc, const sim_cfg *cfg, sim_err *err)
     sc->limits.max_events = (uint64_t)maxev;
     sc->limits.max_sim_time = maxt;
     sc->limits.max_pending = (uint64_t)maxpend;
+    int bad_rng = sim_rng_kind_parse(rng, &sc->limits.rng);
+    assert(!bad_rng); /* the enum check guarantees it */
+    (void)bad_rng;
     int rc = sc->type->setup(cfg, sc->schema, sc->nschema, &sc->limits, &sc->model, &sc->layout, err);
     if (rc)
         return rc;

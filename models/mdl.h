@@ -20,14 +20,17 @@
 #include "sim/sim_cfg.h"
 #include "sim/sim_err.h"
 #include "sim/sim_rep.h"
+#include "sim/sim_rng.h"
 #include "sim/sim_table.h"
 
-/* Resource bounds shared by all models (issue: a run that would exceed a
- * limit stops with a clear message). */
+/* What every model's replications share from [run]: resource bounds (a
+ * run that would exceed a limit stops with a clear message) and the random
+ * number generator of its streams. */
 typedef struct mdl_limits {
     uint64_t max_events;     /* per replication */
     double max_sim_time;     /* simulated seconds per replication */
     uint64_t max_pending;    /* calendar size (memory) */
+    sim_rng_kind rng;        /* generator of every random stream (run.rng) */
 } mdl_limits;
 
 typedef struct mdl_type {

@@ -118,7 +118,7 @@ static void done_station(sim *s, void *obj)
     /* left the last station */
     r->departures++;
     double resp = s->now - c->t0;
-    if (r->measuring)
+    if (r->measuring && r->m->has_net) /* only the network row reports it */
         sim_welford_add(&r->cycle, resp);
     if (r->series)
         sim_series_add(r->series, resp);
@@ -186,9 +186,9 @@ static int run_rep(const qmodel *m, uint64_t seed, uint32_t repno, uint64_t warm
     r->m = &mm;
     sim_init(&r->s, 1024);
     mdl_limits_apply(&m->lim, &r->s);
-    r->rng_arr = sim_rng_new(seed, repno, 0);
+    r->rng_arr = sim_rng_new_kind(m->lim.rng, seed, repno, 0);
     for (int i = 0; i < m->k; i++) {
-        r->rng_svc[i] = sim_rng_new(seed, repno, (uint32_t)i + 1);
+        r->rng_svc[i] = sim_rng_new_kind(m->lim.rng, seed, repno, (uint32_t)i + 1);
         sim_station_init(&r->st[i], m->servers[i]);
     }
     sim_pool_init(&r->pool, sizeof(cust), 1024);

@@ -87,6 +87,7 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
     m->p.max_events = lim->max_events;
     m->p.max_sim_time = lim->max_sim_time;
     m->p.max_pending = lim->max_pending;
+    m->p.rng = lim->rng;
     m->out0 = lay->n;
     sim_layout_add(lay, "bench", "requests", "throughput", NAN, SIM_METRIC_WATCH, "%.1f");
     sim_layout_add(lay, "bench", "requests", "latency_mean", NAN, 0, "%.4g");
@@ -195,9 +196,9 @@ static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, 
     sim_init(&B->s, 1024);
     B->s.max_events = p->max_events;
     B->s.max_pending = p->max_pending;
-    B->r_client = sim_rng_new(seed, rep, 0);
-    B->r_redis = sim_rng_new(seed, rep, 3);
-    B->r_arr = sim_rng_new(seed, rep, 6);
+    B->r_client = sim_rng_new_kind(p->rng, seed, rep, 0);
+    B->r_redis = sim_rng_new_kind(p->rng, seed, rep, 3);
+    B->r_arr = sim_rng_new_kind(p->rng, seed, rep, 6);
     sim_ps_init(&B->host, p->cores);
     sim_station_init(&B->client, 1);
     if (p->client_on_host)
@@ -217,7 +218,7 @@ static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, 
     if (B->limit_hit)
         st = SIM_RUN_MEMORY;
     if (st != SIM_RUN_STOPPED) {
-        mdl_limits lim = {p->max_events, p->max_sim_time, p->max_pending};
+        mdl_limits lim = {p->max_events, p->max_sim_time, p->max_pending, p->rng};
         rc = mdl_check_run(st, rep, &lim, err);
         if (rc == SIM_OK)
             rc = sim_err_set(err, SIM_EFAIL, "replication %u: the simulation ran dry (a bug)", rep);

@@ -41,6 +41,7 @@
 #include "sim/sim_cfg.h"
 #include "sim/sim_dist.h"
 #include "sim/sim_err.h"
+#include "sim/sim_rng.h"
 
 enum tf_backend { TF_PG = 0, TF_REDIS = 1, TF_TB = 2, TF_STUB = 3 };
 enum tf_phase { TF_CHECKOUT = 0, TF_WEBHOOK, TF_RESERVE, TF_COMMIT, TF_NPHASES };
@@ -137,6 +138,7 @@ typedef struct tf_params {
     uint64_t max_events;
     double max_sim_time;
     uint64_t max_pending;
+    sim_rng_kind rng;            /* generator of the streams, from [run] */
 } tf_params;
 
 /* The data the embedded defaults were calibrated on: the architecture and

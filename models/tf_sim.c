@@ -1152,15 +1152,15 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     sim_init(&T->s, 1024);
     T->s.max_events = p->max_events;
     T->s.max_pending = p->max_pending;
-    T->r_client = sim_rng_new(seed, rep, 0);
-    T->r_server = sim_rng_new(seed, rep, 1);
-    T->r_pg = sim_rng_new(seed, rep, 2);
-    T->r_redis = sim_rng_new(seed, rep, 3);
-    T->r_tb = sim_rng_new(seed, rep, 4);
-    T->r_flush = sim_rng_new(seed, rep, 5);
-    T->r_arr = sim_rng_new(seed, rep, 6);
-    T->r_hook = sim_rng_new(seed, rep, 7);
-    T->r_class = sim_rng_new(seed, rep, 8);
+    T->r_client = sim_rng_new_kind(p->rng, seed, rep, 0);
+    T->r_server = sim_rng_new_kind(p->rng, seed, rep, 1);
+    T->r_pg = sim_rng_new_kind(p->rng, seed, rep, 2);
+    T->r_redis = sim_rng_new_kind(p->rng, seed, rep, 3);
+    T->r_tb = sim_rng_new_kind(p->rng, seed, rep, 4);
+    T->r_flush = sim_rng_new_kind(p->rng, seed, rep, 5);
+    T->r_arr = sim_rng_new_kind(p->rng, seed, rep, 6);
+    T->r_hook = sim_rng_new_kind(p->rng, seed, rep, 7);
+    T->r_class = sim_rng_new_kind(p->rng, seed, rep, 8);
     T->class_lock = calloc((size_t)p->classes, sizeof *T->class_lock);
     assert(T->class_lock && "out of memory");
     for (long i = 0; i < p->classes; i++)
@@ -1209,7 +1209,7 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     if (T->limit_hit)
         st = SIM_RUN_MEMORY;
     if (st != SIM_RUN_STOPPED) {
-        mdl_limits lim = {p->max_events, p->max_sim_time, p->max_pending};
+        mdl_limits lim = {p->max_events, p->max_sim_time, p->max_pending, p->rng};
         rc = mdl_check_run(st, rep, &lim, err);
         if (rc == SIM_OK)
             rc = sim_err_set(err, SIM_EFAIL, "replication %u: the simulation ran dry in phase %s "

@@ -10,12 +10,14 @@
  * (assertion).  cur_seq is the sequence number of the event being run
  * (owners of lazily cancelled events compare it with what they stored).
  * Resource bounds: max_events, max_pending and t_end stop the loop with a status, never
- * abort.  Cost per event: one heap pop, one indirect call, two compares,
- * and a compare per armed timer (sim_timer_*, at most SIM_CAL_TIMERS).
+ * abort.  Cost per event: one call of sim_calendar_pop_until (a heap pop,
+ * and a compare per armed timer: sim_timer_*, at most SIM_CAL_TIMERS), one
+ * indirect call (the event's), a few compares.
  */
 #ifndef SIM_H
 #define SIM_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,15 +55,27 @@ void sim_reset(sim *s);
 /* Schedule fn(s, obj) at absolute time t >= now / after delay >= 0.
  * Lower prio runs first among equal times.  Returns the event's sequence
  * number. */
-uint64_t sim_at(sim *s, double t, unsigned prio, sim_fn fn, void *obj);
-uint64_t sim_after(sim *s, double delay, unsigned prio, sim_fn fn, void *obj);
+static inline uint64_t sim_at(sim *s, double t, unsigned prio, sim_fn fn, void *obj)
+{
+    assert(t >= s->now && "event scheduled in the past");
+    return sim_calendar_push(&s->cal, t, prio, fn, obj);
+}
+static inline uint64_t sim_after(sim *s, double delay, unsigned prio, sim_fn fn, void *obj)
+{
+    assert(delay >= 0 && "negative delay");
+    return sim_calendar_push(&s->cal, s->now + delay, prio, fn, obj);
+}
 
 /* Movable timers (see sim_calendar.h): a timer of s or -1 when none is
  * left; set it to fire fn(s, obj) at absolute time t >= now, replacing its
  * pending firing (returns the firing's sequence number); drop its pending
  * firing. */
 static inline int sim_timer_new(sim *s) { return sim_calendar_timer_new(&s->cal); }
-uint64_t sim_timer_set(sim *s, int id, double t, unsigned prio, sim_fn fn, void *obj);
+static inline uint64_t sim_timer_set(sim *s, int id, double t, unsigned prio, sim_fn fn, void *obj)
+{
+    assert(t >= s->now && "timer set in the past");
+    return sim_calendar_timer_set(&s->cal, id, t, prio, fn, obj);
+}
 static inline void sim_timer_clear(sim *s, int id) { sim_calendar_timer_clear(&s->cal, id); }
 
 /* Run events with time <= t_end (use INFINITY for no bound). */

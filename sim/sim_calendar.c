@@ -30,35 +30,40 @@ void sim_calendar_clear(sim_calendar *c)
     c->armed = 0;
 }
 
-/* Ordered bits of t (see the header); -0 becomes +0 first. */
-static inline uint64_t time_bits(double t)
-{
-    t += 0.0;
-    uint64_t b;
-    memcpy(&b, &t, sizeof b);
-    return (b >> 63) ? ~b : b ^ (UINT64_C(1) << 63);
-}
-
 /* Heaps above this many nodes (256 KiB) no longer fit in the inner caches:
  * sift_down then prefetches the grandchildren while it compares the
  * children. */
 #define PREFETCH_ABOVE 8192
 
 /* Place x in a heap of n slots whose root slot is free. */
-static void sift_down(sim_cal_node *h, size_t n, sim_cal_node x)
+static inline __attribute__((always_inline)) void sift_down(sim_cal_node *h, size_t n,
+                                                          sim_cal_node x)
 {
     size_t i = 0;
-    int prefetch = n > PREFETCH_ABOVE;
     /* Nodes with four children: the least child is found by two pairwise
      * minima, branch-free, then the hole moves down while that child is
      * less than x. */
+    if (n > PREFETCH_ABOVE)
+        for (;;) {
+            size_t l = 4 * i + 1;
+            if (l + 3 >= n)
+                goto last;
+            for (size_t g = 4 * l + 1, k = 0; k < 16 && g + k < n; k += 2)
+                __builtin_prefetch(&h[g + k]);
+            size_t a = l + (h[l + 1].k < h[l].k);
+            size_t b = l + 2 + (h[l + 3].k < h[l + 2].k);
+            size_t m = h[b].k < h[a].k ? b : a;
+            if (!(h[m].k < x.k)) {
+                h[i] = x;
+                return;
+            }
+            h[i] = h[m];
+            i = m;
+        }
     for (;;) {
         size_t l = 4 * i + 1;
         if (l + 3 >= n)
             break;
-        if (prefetch)
-            for (size_t g = 4 * l + 1, k = 0; k < 16 && g + k < n; k += 2)
-                __builtin_prefetch(&h[g + k]);
         size_t a = l + (h[l + 1].k < h[l].k);
         size_t b = l + 2 + (h[l + 3].k < h[l + 2].k);
         size_t m = h[b].k < h[a].k ? b : a;
@@ -69,6 +74,7 @@ static void sift_down(sim_cal_node *h, size_t n, sim_cal_node x)
         h[i] = h[m];
         i = m;
     }
+last:;
     /* The last inner node may have one to three children. */
     size_t l = 4 * i + 1;
     if (l < n) {
@@ -93,22 +99,26 @@ void sim_calendar_fill_hole(sim_calendar *c)
         sift_down(c->heap, c->n, c->heap[c->n]);
 }
 
+static __attribute__((noinline)) void grow(sim_calendar *c)
+{
+    c->cap *= 2;
+    c->heap = realloc(c->heap, c->cap * sizeof *c->heap);
+    assert(c->heap && "out of memory");
+}
+
 uint64_t sim_calendar_push(sim_calendar *c, double t, unsigned prio, sim_fn fn, void *obj)
 {
     assert(prio <= SIM_PRIO_MAX && t == t); /* no NaN times */
-    assert(c->seq < SIM_SEQ_MASK);
-    if (!c->hole && c->n == c->cap) {
-        c->cap *= 2;
-        c->heap = realloc(c->heap, c->cap * sizeof *c->heap);
-        assert(c->heap && "out of memory");
-    }
     uint64_t seq = c->seq++;
-    sim_cal_node e = {(sim_cal_key)time_bits(t) << 64 | ((uint64_t)prio << 48 | seq), fn, obj};
+    assert(seq < SIM_SEQ_MASK);
+    sim_cal_node e = {(sim_cal_key)sim_calendar_time_bits(t) << 64 | ((uint64_t)prio << 48 | seq), fn, obj};
     if (c->hole) {
         c->hole = 0;
         sift_down(c->heap, c->n, e);
         return seq;
     }
+    if (c->n == c->cap)
+        grow(c);
     size_t i = c->n++;
     sim_cal_node *h = c->heap;
     while (i > 0) {
@@ -129,23 +139,62 @@ int sim_calendar_timer_new(sim_calendar *c)
     return (int)c->ntimers++;
 }
 
-uint64_t sim_calendar_timer_set(sim_calendar *c, int id, double t, unsigned prio, sim_fn fn, void *obj)
-{
-    assert(id >= 0 && (unsigned)id < c->ntimers);
-    assert(prio <= SIM_PRIO_MAX && t == t); /* no NaN times */
-    assert(c->seq < SIM_SEQ_MASK);
-    uint64_t seq = c->seq++;
-    c->timer[id] = (sim_cal_node){(sim_cal_key)time_bits(t) << 64 | ((uint64_t)prio << 48 | seq), fn, obj};
-    c->armed |= 1u << id;
-    return seq;
-}
-
 static void emit(const sim_cal_node *r, sim_event *out)
 {
     out->t = sim_calendar_time_of((uint64_t)(r->k >> 64));
     out->key = (uint64_t)r->k;
     out->fn = r->fn;
     out->obj = r->obj;
+}
+
+/* The timers' part of sim_calendar_pop_until (some timer is armed). */
+static __attribute__((noinline)) int pop_until_timers(sim_calendar *c, double t_end,
+                                                      sim_event *out)
+{
+    /* the least armed timer, then the heap's least node if it comes first */
+    unsigned a = c->armed;
+    int ti = __builtin_ctz(a);
+    for (a &= a - 1; a; a &= a - 1) {
+        int i = __builtin_ctz(a);
+        if (c->timer[i].k < c->timer[ti].k)
+            ti = i;
+    }
+    const sim_cal_node *x = &c->timer[ti];
+    if (c->n > 0 && c->heap[0].k < x->k) {
+        x = &c->heap[0];
+        ti = -1;
+    }
+    if (sim_calendar_time_of((uint64_t)(x->k >> 64)) > t_end)
+        return SIM_CAL_LATER;
+    emit(x, out);
+    if (ti >= 0)
+        c->armed &= ~(1u << ti);
+    else
+        c->hole = 1;
+    return SIM_CAL_EVENT;
+}
+
+int sim_calendar_pop_until(sim_calendar *c, double t_end, sim_event *out)
+{
+    if (c->hole) {
+        c->hole = 0;
+        if (--c->n > 0)
+            sift_down(c->heap, c->n, c->heap[c->n]);
+    }
+    if (c->armed)
+        return pop_until_timers(c, t_end, out);
+    if (c->n == 0)
+        return SIM_CAL_EMPTY;
+    const sim_cal_node *x = &c->heap[0];
+    double t = sim_calendar_time_of((uint64_t)(x->k >> 64));
+    if (t > t_end)
+        return SIM_CAL_LATER;
+    out->t = t;
+    out->key = (uint64_t)x->k;
+    out->fn = x->fn;
+    out->obj = x->obj;
+    c->hole = 1;
+    return SIM_CAL_EVENT;
 }
 
 int sim_calendar_pop(sim_calendar *c, sim_event *out)

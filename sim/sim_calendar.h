@@ -21,8 +21,13 @@
  * Cost: push and pop O(log4 n) with 32-byte nodes moved by hole sifting;
  * a sift down picks the least of four children without branches and, on
  * heaps larger than the caches, prefetches the grandchildren; memory 32
- * bytes per pending event.  (bench/bench_calendar.c: hold model.)  There
- * is no cancel in the heap: owners mark stale events themselves (compare
+ * bytes per pending event.  (bench/bench_calendar.c: hold model.)  Why
+ * this shape (issue 18, hold model, exp(1) increments, CPU time medians on
+ * a loaded machine, without prefetching): 4-ary beat 2-ary by 3% at 10^2
+ * pending, 6% at 10^3 and 1.8x at 10^6; 8-ary tied at 10^2-10^3 and was
+ * 1.5-2x faster only at 10^6; a bottom-up sift (hole to a leaf, then up)
+ * lost 10% at 10^2 and tied at 10^3; keys in their own array (16-byte
+ * keys, siblings on one cache line) lost 20%.  There is no cancel in the heap: owners mark stale events themselves (compare
  * the returned seq).
  * Timers: up to SIM_CAL_TIMERS movable events kept beside the heap, each
  * with at most one firing pending; setting a timer replaces its pending
@@ -93,6 +98,14 @@ uint64_t sim_calendar_push(sim_calendar *c, double t, unsigned prio, sim_fn fn, 
 /* Remove the least event into *out; returns 0 if the calendar is empty. */
 int sim_calendar_pop(sim_calendar *c, sim_event *out);
 
+/* What sim_calendar_pop_until found. */
+enum { SIM_CAL_EMPTY = 0, SIM_CAL_EVENT = 1, SIM_CAL_LATER = 2 };
+/* The run loop's step: remove the least event into *out if its time is
+ * <= t_end (SIM_CAL_EVENT); otherwise leave the calendar as it is and
+ * return SIM_CAL_EMPTY or SIM_CAL_LATER.  The same as size, peek_time and
+ * pop in one call. */
+int sim_calendar_pop_until(sim_calendar *c, double t_end, sim_event *out);
+
 static inline size_t sim_calendar_size(const sim_calendar *c)
 {
     /* bits set in the 4-bit armed mask (a table: __builtin_popcount is a
@@ -118,9 +131,31 @@ static inline int sim_calendar_first_timer(const sim_calendar *c)
 /* A timer of this calendar: its id (>= 0), or -1 when all SIM_CAL_TIMERS
  * are handed out (the caller then pushes events instead). */
 int sim_calendar_timer_new(sim_calendar *c);
+/* Ordered bits of t (see above); -0 becomes +0 first. */
+static inline uint64_t sim_calendar_time_bits(double t)
+{
+    t += 0.0;
+    uint64_t b;
+    memcpy(&b, &t, sizeof b);
+    return (b >> 63) ? ~b : b ^ (UINT64_C(1) << 63);
+}
+
 /* Set timer id to fire fn(obj) at (t, prio), replacing a firing still
  * pending; returns the firing's sequence number. */
-uint64_t sim_calendar_timer_set(sim_calendar *c, int id, double t, unsigned prio, sim_fn fn, void *obj);
+static inline uint64_t sim_calendar_timer_set(sim_calendar *c, int id, double t, unsigned prio,
+                                              sim_fn fn, void *obj)
+{
+    assert(id >= 0 && (unsigned)id < c->ntimers);
+    assert(prio <= SIM_PRIO_MAX && t == t); /* no NaN times */
+    uint64_t seq = c->seq++;
+    assert(seq < SIM_SEQ_MASK);
+    sim_cal_node *x = &c->timer[id];
+    x->k = (sim_cal_key)sim_calendar_time_bits(t) << 64 | ((uint64_t)prio << 48 | seq);
+    x->fn = fn;
+    x->obj = obj;
+    c->armed |= 1u << id;
+    return seq;
+}
 /* Drop timer id's pending firing, if any. */
 static inline void sim_calendar_timer_clear(sim_calendar *c, int id)
 {

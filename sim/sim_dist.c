@@ -10,6 +10,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "sim/sim_cfg.h"
+#include "sim/sim_rng.h"
 
 #define MAX_ARGS 8
 #define MAX_EMPIRICAL 100000
@@ -27,7 +28,7 @@ static int fail(char *msg, size_t len, const char *fmt, const char *x)
 
 sim_dist sim_dist_const(double v)
 {
-    sim_dist d = {SIM_DIST_CONST, v, 0, 0, NULL, 0};
+    sim_dist d = {SIM_DIST_CONST, v, 0, 0, NULL, 0, 0, 0};
     return d;
 }
 
@@ -323,13 +324,66 @@ int sim_dist_parse(const char *spec, sim_dist *d, char *msg, size_t len)
         rc = fail(msg, len, "shift must be >= 0 in '%s'", spec);
     if (rc == 0 && (!isfinite(sim_dist_mean(d)) || !isfinite(sim_dist_var(d))))
         rc = fail(msg, len, "'%s' has no finite mean or variance", spec);
+    if (rc == 0 && d->kind == SIM_DIST_GAMMA)
+        sim_rng_gamma_prepare(d->a, &d->gd, &d->gc);
     if (rc)
         sim_dist_fini(d);
     return rc;
 }
 
-double sim_dist_sample(const sim_dist *d, gsl_rng *r)
+/* The empirical quantile function at u in [0, 1): linear between the
+ * points. */
+static double empirical_at(const sim_dist *d, double u)
 {
+    u *= (double)(d->nq - 1);
+    size_t i = (size_t)u;
+    if (i >= d->nq - 1)
+        i = d->nq - 2;
+    double f = u - (double)i;
+    return d->q[i] + f * (d->q[i + 1] - d->q[i]);
+}
+
+/* The samplers of a xoshiro256** stream (sim_rng): the same distributions
+ * as GSL's below, drawn faster. */
+static double sample_fast(const sim_dist *d, gsl_rng *r)
+{
+    double x;
+    switch (d->kind) {
+    case SIM_DIST_CONST:
+        return d->a + d->shift;
+    case SIM_DIST_EXP:
+        x = d->a * sim_rng_exp1(r);
+        break;
+    case SIM_DIST_UNIFORM:
+        x = d->a + (d->b - d->a) * sim_rng_uniform(r);
+        break;
+    case SIM_DIST_LOGNORMAL:
+        x = exp(d->a + d->b * sim_rng_normal1(r));
+        break;
+    case SIM_DIST_GAMMA:
+        x = d->b * (d->gd > 0 ? sim_rng_gamma1_dc(r, d->a, d->gd, d->gc) : sim_rng_gamma1(r, d->a));
+        break;
+    case SIM_DIST_WEIBULL:
+        x = d->b * pow(sim_rng_exp1(r), 1 / d->a);
+        break;
+    case SIM_DIST_NORMAL:
+        do
+            x = d->a + d->b * sim_rng_normal1(r);
+        while (x < 0);
+        break;
+    case SIM_DIST_EMPIRICAL:
+        return empirical_at(d, sim_rng_uniform(r)) + d->shift;
+    default:
+        assert(0 && "unknown distribution kind");
+        x = 0;
+    }
+    return x + d->shift;
+}
+
+double sim_dist_sample_any(const sim_dist *d, gsl_rng *r)
+{
+    if (sim_rng_is_xoshiro(r))
+        return sample_fast(d, r);
     double x;
     switch (d->kind) {
     case SIM_DIST_CONST:
@@ -354,15 +408,9 @@ double sim_dist_sample(const sim_dist *d, gsl_rng *r)
             x = d->a + gsl_ran_gaussian_ziggurat(r, d->b);
         while (x < 0);
         break;
-    case SIM_DIST_EMPIRICAL: {
-        double u = gsl_rng_uniform(r) * (double)(d->nq - 1);
-        size_t i = (size_t)u;
-        if (i >= d->nq - 1)
-            i = d->nq - 2;
-        double f = u - (double)i;
-        x = d->q[i] + f * (d->q[i + 1] - d->q[i]);
+    case SIM_DIST_EMPIRICAL:
+        x = empirical_at(d, gsl_rng_uniform(r));
         break;
-    }
     default:
         assert(0 && "unknown distribution kind");
         x = 0;

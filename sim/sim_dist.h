@@ -1,5 +1,8 @@
 /* sim_dist: service-time and delay distributions, parsed from text specs
- * and sampled with GSL.
+ * and sampled from a stream of sim_rng: with GSL's samplers on an MT19937
+ * stream, with sim_rng's faster ones (ziggurat exponential and normal,
+ * Marsaglia-Tsang gamma) on a xoshiro256** stream; the same
+ * distributions either way.
  *
  * Spec grammar (values are durations: bare numbers are seconds, units ns,
  * us, ms, s, min, h are allowed; for non-time quantities just use numbers):
@@ -17,7 +20,8 @@
  *
  * Invariants: a parsed distribution has finite, non-negative mean; samples
  * are >= 0 for every form except normal with shift < 0 (rejected).
- * Cost: parsing O(spec length); sampling O(1) (one or two GSL variates);
+ * Cost: parsing O(spec length); sampling O(1) (an exponential from a
+ * xoshiro256** stream: one 64-bit draw, inline, in 99% of the cases);
  * empirical keeps its quantile array on the heap (freed by sim_dist_fini).
  */
 #ifndef SIM_DIST_H
@@ -26,6 +30,8 @@
 #include <stddef.h>
 
 #include <gsl/gsl_rng.h>
+
+#include "sim/sim_rng.h"
 
 typedef enum sim_dist_kind {
     SIM_DIST_CONST,
@@ -46,6 +52,9 @@ typedef struct sim_dist {
     double shift;
     double *q;     /* EMPIRICAL: nq quantiles, owned */
     size_t nq;
+    double gd, gc; /* GAMMA: the sampler's constants for shape a
+                      (sim_rng_gamma_prepare), set by parse and copy; 0 when
+                      the distribution was built by hand (computed per draw) */
 } sim_dist;
 
 /* Parse spec into d (caller-provided storage).  On error returns -1 and
@@ -59,7 +68,16 @@ sim_dist sim_dist_const(double v);
 /* Copy src into dst (dst gets its own quantile array). */
 void sim_dist_copy(sim_dist *dst, const sim_dist *src);
 
-double sim_dist_sample(const sim_dist *d, gsl_rng *r);
+/* A sample of d drawn from r: with GSL's samplers from an MT19937 stream,
+ * with sim_rng's from a xoshiro256** stream (an exponential from such a
+ * stream inline). */
+double sim_dist_sample_any(const sim_dist *d, gsl_rng *r);
+static inline double sim_dist_sample(const sim_dist *d, gsl_rng *r)
+{
+    if (d->kind == SIM_DIST_EXP && sim_rng_is_xoshiro(r))
+        return d->a * sim_rng_exp1(r) + d->shift;
+    return sim_dist_sample_any(d, r);
+}
 double sim_dist_mean(const sim_dist *d);
 double sim_dist_var(const sim_dist *d);
 /* Multiply every sample by f > 0 (scales mean by f, sd by f). */

@@ -15,6 +15,7 @@ void sim_ps_init(sim_ps *p, double cores)
     p->heap = malloc(p->cap * sizeof *p->heap);
     assert(p->heap && "out of memory");
     p->n = 0;
+    p->rate = 0;
     p->order = 0;
     p->spin = 0;
     p->is_armed = 0;
@@ -40,12 +41,19 @@ void sim_ps_reset_stats(sim_ps *p, double now)
     sim_welford_init(&p->resp);
 }
 
-static inline double rate(const sim_ps *p)
+/* min(1, K/m) with m = jobs + spinners, 0 without jobs: K/m < 1 exactly
+ * when m > K (a quotient of doubles a < b rounds below 1), so the division
+ * is done only then.  Called whenever n or spin changes. */
+static inline void set_rate(sim_ps *p)
 {
-    if (p->n == 0)
-        return 0;
-    double r = p->cores / (double)(p->n + (size_t)p->spin);
-    return r < 1.0 ? r : 1.0;
+    double m = (double)(p->n + (size_t)p->spin);
+    p->rate = p->n == 0 ? 0 : m <= p->cores ? 1.0 : p->cores / m;
+}
+
+/* x / rate, without the division when the rate is 1 (the same value). */
+static inline double per_rate(const sim_ps *p, double x)
+{
+    return p->rate == 1.0 ? x : x / p->rate;
 }
 
 static inline int before(const sim_ps_job *a, const sim_ps_job *b)
@@ -55,7 +63,7 @@ static inline int before(const sim_ps_job *a, const sim_ps_job *b)
 
 static void advance(sim_ps *p, double now)
 {
-    p->v += (now - p->t_last) * rate(p);
+    p->v += (now - p->t_last) * p->rate;
     p->t_last = now;
 }
 
@@ -75,6 +83,7 @@ static void heap_push(sim_ps *p, sim_ps_job j)
         i = q;
     }
     p->heap[i] = j;
+    set_rate(p);
 }
 
 static sim_ps_job heap_pop(sim_ps *p)
@@ -95,6 +104,7 @@ static sim_ps_job heap_pop(sim_ps *p)
         }
         p->heap[i] = last;
     }
+    set_rate(p);
     return top;
 }
 
@@ -108,7 +118,7 @@ static void arm(sim_ps *p, sim *s)
         p->is_armed = 0;
         return;
     }
-    double dt = (p->heap[0].finish - p->v) / rate(p);
+    double dt = per_rate(p, p->heap[0].finish - p->v);
     if (dt < 0)
         dt = 0;
     if (p->is_armed && p->armed_t <= s->now + dt)
@@ -141,7 +151,7 @@ static void on_complete(sim *s, void *obj)
         return; /* stale: the job set changed after this event was armed */
     advance(p, s->now);
     p->is_armed = 0;
-    double due = s->now + (p->heap[0].finish - p->v) / rate(p);
+    double due = s->now + per_rate(p, p->heap[0].finish - p->v);
     if (due - s->now > 4 * DBL_EPSILON * (s->now > 1.0 ? s->now : 1.0)) {
         arm(p, s); /* fired early: arrivals slowed the top job down */
         return;
@@ -172,21 +182,22 @@ static void on_complete(sim *s, void *obj)
     }
 }
 
-void sim_ps_spin(sim_ps *p, sim *s, long delta)
-{
-    assert(p->spin + delta >= 0);
-    advance(p, s->now);
-    p->spin += delta;
-    set_counts(p, s->now);
-    arm(p, s);
-}
-
 void sim_ps_submit(sim_ps *p, sim *s, void *obj, double work, sim_fn fn)
 {
     assert(work >= 0 && isfinite(work));
     advance(p, s->now);
     sim_ps_job j = {p->v + work, p->order++, obj, fn, s->now};
     heap_push(p, j);
+    set_counts(p, s->now);
+    arm(p, s);
+}
+
+void sim_ps_spin(sim_ps *p, sim *s, long delta)
+{
+    assert(p->spin + delta >= 0);
+    advance(p, s->now);
+    p->spin += delta;
+    set_rate(p);
     set_counts(p, s->now);
     arm(p, s);
 }

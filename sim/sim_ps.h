@@ -48,6 +48,7 @@ typedef struct sim_ps {
     double v, t_last;
     sim_ps_job *heap;  /* min-heap on (finish, order), owned */
     size_t n, cap;
+    double rate;       /* each job's rate, min(1, K/(n + spin)) (0 without jobs); set when n or spin changes */
     uint64_t order;
     long spin;         /* spinning jobs present (sim_ps_spin) */
     uint64_t armed;    /* sequence number of the armed completion event */

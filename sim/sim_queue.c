@@ -21,7 +21,7 @@ void sim_queue_fini(sim_queue *q)
     q->n = q->cap = 0;
 }
 
-static void grow(sim_queue *q)
+void sim_queue_grow(sim_queue *q)
 {
     {
         sim_job *nb = malloc(2 * q->cap * sizeof *nb);
@@ -35,35 +35,11 @@ static void grow(sim_queue *q)
     }
 }
 
-void sim_queue_push(sim_queue *q, sim_job j)
-{
-    if (q->n == q->cap)
-        grow(q);
-    q->buf[(q->head + q->n) & (q->cap - 1)] = j;
-    q->n++;
-}
-
 void sim_queue_push_front(sim_queue *q, sim_job j)
 {
     if (q->n == q->cap)
-        grow(q);
+        sim_queue_grow(q);
     q->head = (q->head + q->cap - 1) & (q->cap - 1);
     q->buf[q->head] = j;
     q->n++;
-}
-
-int sim_queue_pop(sim_queue *q, sim_job *out)
-{
-    if (q->n == 0)
-        return 0;
-    *out = q->buf[q->head];
-    q->head = (q->head + 1) & (q->cap - 1);
-    q->n--;
-    return 1;
-}
-
-const sim_job *sim_queue_front(const sim_queue *q)
-{
-    assert(q->n > 0);
-    return &q->buf[q->head];
 }

@@ -8,6 +8,7 @@
 #ifndef SIM_QUEUE_H
 #define SIM_QUEUE_H
 
+#include <assert.h>
 #include <stddef.h>
 
 #include "sim/sim_calendar.h"
@@ -26,13 +27,41 @@ typedef struct sim_queue {
 
 void sim_queue_init(sim_queue *q, size_t cap_hint);
 void sim_queue_fini(sim_queue *q);
-void sim_queue_push(sim_queue *q, sim_job j);
+/* Double the capacity (push does this when the queue is full). */
+void sim_queue_grow(sim_queue *q);
+/* Append j (inline: it runs for every job that waits). */
+static inline void sim_queue_push(sim_queue *q, sim_job j)
+{
+    if (q->n == q->cap)
+        sim_queue_grow(q);
+    q->buf[(q->head + q->n) & (q->cap - 1)] = j;
+    q->n++;
+}
 /* Insert j ahead of every waiting job (it is served next). */
 void sim_queue_push_front(sim_queue *q, sim_job j);
 /* Remove the oldest job into *out; 0 if empty. */
-int sim_queue_pop(sim_queue *q, sim_job *out);
+static inline int sim_queue_pop(sim_queue *q, sim_job *out)
+{
+    if (q->n == 0)
+        return 0;
+    *out = q->buf[q->head];
+    q->head = (q->head + 1) & (q->cap - 1);
+    q->n--;
+    return 1;
+}
 static inline size_t sim_queue_len(const sim_queue *q) { return q->n; }
 /* The oldest job, without removing it (queue must not be empty). */
-const sim_job *sim_queue_front(const sim_queue *q);
+static inline const sim_job *sim_queue_front(const sim_queue *q)
+{
+    assert(q->n > 0);
+    return &q->buf[q->head];
+}
+/* Remove the oldest job (queue must not be empty). */
+static inline void sim_queue_drop(sim_queue *q)
+{
+    assert(q->n > 0);
+    q->head = (q->head + 1) & (q->cap - 1);
+    q->n--;
+}
 
 #endif

@@ -47,17 +47,20 @@ void sim_station_reset_stats(sim_station *st, double now)
 
 static void complete(sim *s, void *p);
 
-static void start(sim_station *st, sim *s, sim_job j)
+/* Start *j on a free server (j may point into the waiting queue: it is
+ * copied first). */
+static inline void start(sim_station *st, sim *s, const sim_job *j)
 {
     int i = st->free_slots[st->c - 1 - st->busy];
+    sim_station_slot *slot = &st->slots[i];
+    slot->job = *j;
     st->busy++;
     sim_tavg_set(&st->nbusy, s->now, st->busy);
-    sim_welford_add(&st->waitw, s->now - j.t);
-    st->slots[i].job = j;
+    sim_welford_add(&st->waitw, s->now - slot->job.t);
     if (st->cpu)
-        sim_ps_submit(st->cpu, s, &st->slots[i], j.x, complete);
+        sim_ps_submit(st->cpu, s, slot, slot->job.x, complete);
     else
-        sim_after(s, j.x, 0, complete, &st->slots[i]);
+        sim_after(s, slot->job.x, 0, complete, slot);
 }
 
 void sim_station_run_on(sim_station *st, sim_ps *cpu)
@@ -70,21 +73,22 @@ static void complete(sim *s, void *p)
 {
     sim_station_slot *slot = p;
     sim_station *st = slot->st;
-    sim_job j = slot->job;
+    void *obj = slot->job.obj;
+    sim_fn fn = slot->job.fn;
+    double r = s->now - slot->job.t;
     st->busy--;
     st->free_slots[st->c - 1 - st->busy] = (int)(slot - st->slots);
     sim_tavg_set(&st->nbusy, s->now, st->busy);
-    double r = s->now - j.t;
     st->completions++;
     sim_welford_add(&st->resp, r);
     sim_hist_add(&st->resp_h, r);
-    sim_job next;
-    if (sim_queue_pop(&st->wait, &next)) {
+    if (sim_queue_len(&st->wait)) {
+        start(st, s, sim_queue_front(&st->wait));
+        sim_queue_drop(&st->wait);
         sim_tavg_set(&st->nwait, s->now, (double)sim_queue_len(&st->wait));
-        start(st, s, next);
     }
-    if (j.fn)
-        j.fn(s, j.obj);
+    if (fn)
+        fn(s, obj);
 }
 
 void sim_station_arrive(sim_station *st, sim *s, void *obj, double service, sim_fn done)
@@ -92,7 +96,7 @@ void sim_station_arrive(sim_station *st, sim *s, void *obj, double service, sim_
     assert(service >= 0);
     sim_job j = {obj, done, s->now, service};
     if (st->busy < st->c) {
-        start(st, s, j);
+        start(st, s, &j);
     } else {
         sim_queue_push(&st->wait, j);
         sim_tavg_set(&st->nwait, s->now, (double)sim_queue_len(&st->wait));

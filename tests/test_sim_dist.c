@@ -1,10 +1,14 @@
 /* Tests for sim_dist: every spec form, bad specs, format round trip,
- * sampler moments against sim_dist_mean/var, scale, copy.
+ * sampler moments against sim_dist_mean/var (both generators), the fast
+ * samplers against each form's distribution function (KS), MT19937
+ * streams drawing exactly GSL's samples, scale, copy.
  *
  * This file deliberately never calls sim_rng_setup(): parsing bad input
  * must not reach GSL's aborting error handler. */
 #include "tests/test_util.h"
 
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
 #include "sim/sim_dist.h"
@@ -277,15 +281,135 @@ static void check_moments(const sim_dist *d, gsl_rng *r, const char *what)
 static void test_moments(void **state)
 {
     (void)state;
-    gsl_rng *r = sim_rng_new(2024, 0, 0);
-    for (size_t i = 0; i < NSPECS; i++) {
+    for (int kind = 0; kind < 2; kind++) {
+        gsl_rng *r = sim_rng_new_kind((sim_rng_kind)kind, 2024, 0, 0);
+        for (size_t i = 0; i < NSPECS; i++) {
+            sim_dist d;
+            char msg[256], what[128];
+            assert_int_equal(sim_dist_parse(specs[i], &d, msg, sizeof msg), 0);
+            snprintf(what, sizeof what, "%s (%s)", specs[i], gsl_rng_name(r));
+            check_moments(&d, r, what);
+            sim_dist_fini(&d);
+        }
+        gsl_rng_free(r);
+    }
+}
+
+/* The distribution function of d at x (the forms that have one in closed
+ * form or through GSL). */
+static double cdf_of(const sim_dist *d, double x)
+{
+    x -= d->shift;
+    if (x < 0)
+        return 0;
+    switch (d->kind) {
+    case SIM_DIST_EXP:
+        return gsl_cdf_exponential_P(x, d->a);
+    case SIM_DIST_UNIFORM:
+        return gsl_cdf_flat_P(x, d->a, d->b);
+    case SIM_DIST_LOGNORMAL:
+        return gsl_cdf_lognormal_P(x, d->a, d->b);
+    case SIM_DIST_GAMMA:
+        return gsl_cdf_gamma_P(x, d->a, d->b);
+    case SIM_DIST_WEIBULL:
+        return gsl_cdf_weibull_P(x, d->b, d->a);
+    case SIM_DIST_NORMAL: {
+        double p0 = gsl_cdf_gaussian_P(-d->a, d->b); /* truncated at 0 */
+        return (gsl_cdf_gaussian_P(x - d->a, d->b) - p0) / (1 - p0);
+    }
+    case SIM_DIST_EMPIRICAL: {
+        size_t k = d->nq - 1;
+        if (x >= d->q[k])
+            return 1;
+        size_t i = 0;
+        while (x >= d->q[i + 1])
+            i++;
+        double w = d->q[i + 1] - d->q[i];
+        return ((double)i + (w > 0 ? (x - d->q[i]) / w : 1)) / (double)k;
+    }
+    default:
+        fail_msg("no distribution function for kind %d", (int)d->kind);
+        return NAN;
+    }
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Every form sampled from a xoshiro256** stream (sim_rng's samplers):
+ * Kolmogorov-Smirnov distance to its distribution function below 1.95 /
+ * sqrt(n), the 0.1% level (fixed seed, so the same every run). */
+static void test_fast_samplers_ks(void **state)
+{
+    (void)state;
+    enum { N = 100000 };
+    static double x[N];
+    gsl_rng *r = sim_rng_new(99, 0, 3);
+    assert_true(sim_rng_is_xoshiro(r));
+    for (size_t s = 0; s < NSPECS; s++) {
         sim_dist d;
         char msg[256];
-        assert_int_equal(sim_dist_parse(specs[i], &d, msg, sizeof msg), 0);
-        check_moments(&d, r, specs[i]);
+        assert_int_equal(sim_dist_parse(specs[s], &d, msg, sizeof msg), 0);
+        if (d.kind == SIM_DIST_CONST) {
+            sim_dist_fini(&d);
+            continue;
+        }
+        for (int i = 0; i < N; i++)
+            x[i] = sim_dist_sample(&d, r);
+        qsort(x, N, sizeof *x, cmp_d);
+        double D = 0;
+        for (int i = 0; i < N; i++) {
+            double F = cdf_of(&d, x[i]);
+            D = fmax(D, fmax(F - (double)i / N, (double)(i + 1) / N - F));
+        }
+        if (D > 1.95 / sqrt((double)N))
+            fail_msg("%s: KS distance %.5f above %.5f", specs[s], D, 1.95 / sqrt((double)N));
         sim_dist_fini(&d);
     }
+    /* a gamma built by hand (no cached constants) draws the same as a
+     * parsed one */
+    sim_dist p, h = sim_dist_const(0);
+    char msg[256];
+    assert_int_equal(sim_dist_parse("gamma(shape=2.5, scale=2)", &p, msg, sizeof msg), 0);
+    h.kind = SIM_DIST_GAMMA;
+    h.a = 2.5;
+    h.b = 2;
+    gsl_rng *r2 = sim_rng_new(99, 0, 4);
+    sim_rng_reseed(r, 99, 0, 4);
+    for (int i = 0; i < 1000; i++)
+        assert_true(sim_dist_sample(&p, r) == sim_dist_sample(&h, r2));
+    sim_dist_fini(&p);
+    gsl_rng_free(r2);
     gsl_rng_free(r);
+}
+
+/* run.rng = mt19937 reproduces tfsim's older numbers: an MT19937 stream
+ * draws exactly GSL's samples. */
+static void test_mt19937_is_gsl(void **state)
+{
+    (void)state;
+    gsl_rng *a = sim_rng_new_kind(SIM_RNG_MT19937, 5, 1, 2);
+    gsl_rng *b = sim_rng_new_kind(SIM_RNG_MT19937, 5, 1, 2);
+    sim_dist d[5];
+    const char *sp[5] = {"exp(mean=2)", "gamma(shape=4, mean=1)", "lognormal(mu=0, sigma=0.5)",
+                         "weibull(shape=1.5, scale=2)", "uniform(1, 3)"};
+    char msg[256];
+    for (int k = 0; k < 5; k++)
+        assert_int_equal(sim_dist_parse(sp[k], &d[k], msg, sizeof msg), 0);
+    for (int i = 0; i < 200; i++) {
+        assert_true(sim_dist_sample(&d[0], a) == gsl_ran_exponential(b, 2));
+        assert_true(sim_dist_sample(&d[1], a) == gsl_ran_gamma(b, 4, 0.25));
+        assert_true(sim_dist_sample(&d[2], a) == gsl_ran_lognormal(b, 0, 0.5));
+        assert_true(sim_dist_sample(&d[3], a) == gsl_ran_weibull(b, 2, 1.5));
+        assert_true(sim_dist_sample(&d[4], a) == 1 + 2 * gsl_rng_uniform(b));
+    }
+    for (int k = 0; k < 5; k++)
+        sim_dist_fini(&d[k]);
+    gsl_rng_free(a);
+    gsl_rng_free(b);
 }
 
 /* scale(f): mean x f, variance x f^2, samples x f (same stream). */
@@ -360,6 +484,8 @@ int main(void)
         cmocka_unit_test(test_format_roundtrip),
         cmocka_unit_test(test_format_truncated),
         cmocka_unit_test(test_moments),
+        cmocka_unit_test(test_fast_samplers_ks),
+        cmocka_unit_test(test_mt19937_is_gsl),
         cmocka_unit_test(test_scale),
         cmocka_unit_test(test_copy),
         cmocka_unit_test(test_long_empirical),

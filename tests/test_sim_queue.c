@@ -9,7 +9,7 @@ static void test_fifo_wrap_grow(void **state)
     sim_queue q;
     sim_queue_init(&q, 3);
     assert_int_equal(q.cap, 8);
-    sim_job j;
+    sim_job j = {NULL, NULL, 0, 0};
     assert_int_equal(sim_queue_pop(&q, &j), 0);
     double next_in = 0, next_out = 0;
     /* push 5, pop 3 repeatedly: the ring wraps, then grows while wrapped */

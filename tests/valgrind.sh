@@ -43,7 +43,9 @@ for cfg in $(find configs -name '*.ini' | sort); do
     esac
 done
 # error paths free what they allocated too: a resource bound, bad input
-vg 1 run --reps 2 --set client.total=200 --set run.max_events=2000
+# (max_events above the size check's lower bound, 3.4e3 events, so that the
+# run starts and the bound stops it)
+vg 1 run --reps 2 --set client.total=200 --set run.max_events=5000
 vg 1 run configs/queueing/mm1.ini --set run.max_pending=16 --set arrivals.rate=0.99
 printf 'include = cycle.ini\n' >"$log/cycle.ini"
 vg 2 run "$log/cycle.ini"
