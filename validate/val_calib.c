@@ -20,6 +20,7 @@
 #include "models/mdl_sweep.h"
 #include "sim/sim_dist.h"
 #include "sim/sim_stats.h"
+#include "validate/val_min.h"
 
 static const char *const kind_names[TF_NKINDS] = {
     "accounting.hold",        "accounting.commit_order",       "paymentsession.save",
@@ -244,11 +245,6 @@ typedef struct fit_ctx {
     const double *scale; /* light start: the log scale applies to params with scale[i] */
 } fit_ctx;
 
-static double clamp_exp(const val_calib_param *p, double x)
-{
-    double v = exp(x);
-    return v < p->lo ? p->lo : v > p->hi ? p->hi : v;
-}
 
 static double evaluate(fit_ctx *c)
 {
@@ -267,16 +263,8 @@ static double objective(const gsl_vector *x, void *arg)
     fit_ctx *c = arg;
     if (c->failed)
         return GSL_POSINF;
-    double penalty = 0;
-    for (size_t i = 0; i < c->np; i++) {
-        double xi = gsl_vector_get(x, i);
-        double lo = log(c->params[i].lo), hi = log(c->params[i].hi);
-        if (xi < lo)
-            penalty += (lo - xi) * (lo - xi) * 100;
-        if (xi > hi)
-            penalty += (xi - hi) * (xi - hi) * 100;
-        c->params[i].value = clamp_exp(&c->params[i], xi);
-    }
+    assert(x->stride == 1);
+    double penalty = val_min_apply(c->params, c->np, x->data);
     return evaluate(c) + penalty;
 }
 
@@ -294,7 +282,7 @@ static double light_objective(double s, void *arg)
     if (c->failed)
         return GSL_POSINF;
     for (size_t i = 0; i < c->np; i++)
-        c->params[i].value = clamp_exp(&c->params[i], l->x0[i] + (c->scale[i] ? s : 0));
+        c->params[i].value = val_min_value(&c->params[i], l->x0[i] + (c->scale[i] ? s : 0));
     return evaluate(c);
 }
 
@@ -365,7 +353,7 @@ int val_calib_scale(const sim_cfg *base, val_calib_param *params, size_t np, con
     if (c.failed)
         return err->code;
     for (size_t i = 0; i < np; i++)
-        params[i].value = clamp_exp(&params[i], x0[i] + (scale[i] ? sbest : 0));
+        params[i].value = val_min_value(&params[i], x0[i] + (scale[i] ? sbest : 0));
     *factor = exp(sbest);
     return SIM_OK;
 }
@@ -451,7 +439,7 @@ static int simplex(fit_ctx *c, double step, double tol, unsigned max_iter, doubl
     }
     if (rc == SIM_OK) {
         for (size_t i = 0; i < np; i++)
-            c->params[i].value = clamp_exp(&c->params[i], gsl_vector_get(m->x, i));
+            c->params[i].value = val_min_value(&c->params[i], gsl_vector_get(m->x, i));
         *fval = m->fval;
     }
     *iters += it;

@@ -15,10 +15,24 @@ typedef struct min_ctx {
     int failed;
 } min_ctx;
 
-static double clamp_exp(const val_calib_param *p, double x)
+double val_min_value(const val_calib_param *p, double x)
 {
     double v = exp(x);
     return v < p->lo ? p->lo : v > p->hi ? p->hi : v;
+}
+
+double val_min_apply(val_calib_param *params, size_t np, const double *x)
+{
+    double penalty = 0;
+    for (size_t i = 0; i < np; i++) {
+        double lo = log(params[i].lo), hi = log(params[i].hi);
+        if (x[i] < lo)
+            penalty += (lo - x[i]) * (lo - x[i]) * 100;
+        if (x[i] > hi)
+            penalty += (x[i] - hi) * (x[i] - hi) * 100;
+        params[i].value = val_min_value(&params[i], x[i]);
+    }
+    return penalty;
 }
 
 static double objective(const gsl_vector *x, void *arg)
@@ -26,16 +40,8 @@ static double objective(const gsl_vector *x, void *arg)
     min_ctx *c = arg;
     if (c->failed)
         return GSL_POSINF;
-    double penalty = 0;
-    for (size_t i = 0; i < c->np; i++) {
-        double xi = gsl_vector_get(x, i);
-        double lo = log(c->params[i].lo), hi = log(c->params[i].hi);
-        if (xi < lo)
-            penalty += (lo - xi) * (lo - xi) * 100;
-        if (xi > hi)
-            penalty += (xi - hi) * (xi - hi) * 100;
-        c->params[i].value = clamp_exp(&c->params[i], xi);
-    }
+    assert(x->stride == 1);
+    double penalty = val_min_apply(c->params, c->np, x->data);
     double v = c->f(c->ctx, c->params, c->np, &c->failed, c->err);
     return c->failed ? GSL_POSINF : v + penalty;
 }
@@ -80,7 +86,7 @@ int val_min_run(val_min_fn f, void *ctx, val_calib_param *params, size_t np, con
     }
     if (rc == SIM_OK) {
         for (size_t i = 0; i < np; i++)
-            params[i].value = clamp_exp(&params[i], gsl_vector_get(m->x, i));
+            params[i].value = val_min_value(&params[i], gsl_vector_get(m->x, i));
         *fval = m->fval;
         *iters = it;
     }

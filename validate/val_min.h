@@ -31,6 +31,14 @@ typedef struct val_min_opts {
     void *progress_ctx;
 } val_min_opts;
 
+/* A parameter's value at log-space coordinate x, clamped into [lo, hi]. */
+double val_min_value(const val_calib_param *p, double x);
+
+/* Set every params[i].value from the log-space coordinates x[0..np)
+ * (clamped) and return the penalty for leaving the bounds: 100 x the
+ * squared log distance outside [lo, hi], summed. */
+double val_min_apply(val_calib_param *params, size_t np, const double *x);
+
 /* Minimise f over params (0 < lo < hi, lo <= value <= hi).  Returns SIM_OK
  * with the best values in params, *fval and *iters; SIM_EINPUT for bad
  * bounds; the objective's error when it failed. */
