@@ -7,7 +7,6 @@
 
 #include <assert.h>
 #include <math.h>
-#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -964,13 +963,6 @@ static void start_phase(tfs *T)
     T->pool_passes += (double)T->pool.passes;
     T->pool_retries += (double)T->pool.retries;
     T->pool_conns += (double)T->pool.created;
-    if (getenv("TFSIM_DEBUG_POOL") && T->pool.passes)
-        fprintf(stderr, "pool: phase %d passes %llu n/pass %.1f idle/pass %.1f queued/pass %.2f "
-                "retries %llu created %ld expired %llu\n",
-                T->phase, (unsigned long long)T->pool.passes, T->pool.sum_n / (double)T->pool.passes,
-                T->pool.sum_idle / (double)T->pool.passes, T->pool.sum_q / (double)T->pool.passes,
-                (unsigned long long)T->pool.retries, T->pool.created,
-                (unsigned long long)T->pool.expired);
     tf_pool_reset(&T->pool);
     long c = p->concurrency < p->total ? p->concurrency : p->total;
     switch (p->phase_mode[T->phase]) {
