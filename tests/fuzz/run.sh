@@ -35,7 +35,7 @@ fi
 
 B=build/fuzz
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-LIBS=${TFSIM_LDLIBS:-"-lgsl -lgslcblas -lcsv -lsqlite3 -lhiredis -lpq -linih -lpthread -lm"}
+LIBS=${TFSIM_LDLIBS:-"-lgsl -lgslcblas -lcsv -lsqlite3 -lhiredis -lpq -lpthread -lm"}
 # clang warns about a few things gcc does not: warnings stay visible but do
 # not stop the fuzz build (the gcc build with -Werror is the reference).
 ${MAKE:-make} -s CC=clang BUILD=$B \
