@@ -51,6 +51,13 @@ static const tf_param registry[] = {
        "own event loop"},
      TF_DOUBLE(client_cpu), .demand = 1, .fit_lo = 2e-05, .fit_hi = 0.005, .fit = 1, .live = "0",
      .source = CALIBRATED},
+    {{"client", "sent_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+       "load generator CPU per request after its bytes are written (httpcore's end of "
+       "message and read set-up: one more loop turn while the server already works on it)"},
+     TF_DOUBLE(client_sent_cpu), .demand = 1, .fit_lo = 1e-07, .fit_hi = 0.002, .live = "0",
+     .source = "0: inside client.cpu for the shipped calibration; strace of the probe's load "
+               "generator: one loop turn between the write and the wait, about a seventh of "
+               "its CPU (configs/client/debian12.ini fits it)"},
     {{"client", "cpu_scale", SIM_CFG_NUM, "1", 0.01, 100, NULL, "factor",
        "multiplies every CPU cost of the load generator (cpu, connect_cpu, pool_*): its CPU "
        "speed relative to the machine those costs were measured on (tfsim probe http)"},
@@ -88,6 +95,21 @@ static const tf_param registry[] = {
        "client CPU of a pool pass per idle connection (has_expired polls its socket)"},
      TF_DOUBLE(pool_poll_cpu), .demand = 1, .fit_lo = 1e-07, .fit_hi = 1e-3, .fit = 1,
      .live = "0", .source = CALIBRATED " (probe http on this VM: 13.8 us)"},
+    {{"client", "pool_req_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s/request",
+       "client CPU of a pool pass per request in the pool (httpcore lists the waiting "
+       "requests at every pass)"},
+     TF_DOUBLE(pool_req_cpu), .demand = 1, .fit_lo = 1e-09, .fit_hi = 1e-4, .live = "0",
+     .source = "0: inside pool_cpu for httpcore 1.0.9 (tfsim probe http); configs/client/"
+               "debian12.ini fits it for 0.16"},
+    {{"client", "httpcore", SIM_CFG_ENUM, "1.0", 0, 0, "1.0|0.16", NULL,
+       "the load generator's httpcore: 1.0 (TigerFans pins httpx 0.28.1, httpcore 1.0.9: "
+       "thread lock around each pass, connections in creation order) or 0.16 (Debian 12's "
+       "python3-httpx 0.23.3, python3-httpcore 0.16.3: every pass holds the pool's anyio lock, "
+       "which costs its holder a loop turn, two when handed over; connections most recently "
+       "used first, a request is assigned only at its own passes or a response's)"},
+     TF_NOFIELD,
+     .source = "TigerFans requirements.txt (httpcore 1.0.9); Debian 12 python3-httpcore 0.16.3, "
+               "connection_pool.py"},
     {{"client", "pool_yields", SIM_CFG_INT, "2", 1, 100, NULL, "turns",
        "client loop turns between a request's pool pass and its claim of the connection "
        "(httpcore 1.0.9 with anyio 4: the connection's request lock and state lock, each a "
@@ -419,6 +441,10 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         sim_cfg_str(cfg, s, n, "client", "phases", &phases, err) ||
         sim_cfg_str(cfg, s, n, "client", "mode", &mode, err))
         return err->code;
+    const char *hc;
+    if (sim_cfg_str(cfg, s, n, "client", "httpcore", &hc, err))
+        return err->code;
+    p->httpcore016 = !strcmp(hc, "0.16");
     if (unit_mean(cfg, "server", "cpu_shape", &p->cpu_shape, err) ||
         unit_mean(cfg, "postgres", "jitter", &p->pg_jitter, err))
         return err->code;

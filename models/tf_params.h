@@ -64,6 +64,7 @@ typedef struct tf_params {
     double rate;                 /* poisson arrivals per second */
     sim_dist think;              /* closed loop think time */
     double client_cpu;           /* per request, on the client's loop */
+    double client_sent_cpu;      /* client CPU after a request's write (in flight meanwhile) */
     double client_cpu_scale;     /* multiplies every client CPU cost (tf_sim applies it) */
     double client_crowding;      /* relative cost growth per request in flight */
     long max_connections;        /* client pool limit; 0: the concurrency */
@@ -73,6 +74,8 @@ typedef struct tf_params {
     double pool_idle_cpu;        /* ... per idle connection x connection in the pool */
     double pool_poll_cpu;        /* ... per idle connection (its socket is polled) */
     long pool_yields;            /* loop turns between a request's pass and its claim */
+    double pool_req_cpu;         /* ... per request in the pool (its list of waiting requests) */
+    int httpcore016;             /* client.httpcore = 0.16: its pool order and pool lock */
     long send_yields;            /* loop turns between its claim and the request leaving */
     long recv_yields;            /* loop turns between the response arriving and its release */
     double keepalive_expiry;     /* an idle client connection closes after this */

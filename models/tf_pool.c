@@ -14,7 +14,8 @@ static void grow_conns(tf_pool *p, long need)
     long ow = (p->cap + 63) / 64, nw = (cap + 63) / 64;
     p->c = realloc(p->c, (size_t)cap * sizeof *p->c);
     p->idlebits = realloc(p->idlebits, (size_t)nw * sizeof *p->idlebits);
-    assert(p->c && p->idlebits && "out of memory");
+    p->order = realloc(p->order, (size_t)cap * sizeof *p->order);
+    assert(p->c && p->idlebits && p->order && "out of memory");
     memset(p->c + p->cap, 0, (size_t)(cap - p->cap) * sizeof *p->c);
     memset(p->idlebits + ow, 0, (size_t)(nw - ow) * sizeof *p->idlebits);
     p->cap = cap;
@@ -38,6 +39,7 @@ void tf_pool_fini(tf_pool *p)
 {
     free(p->c);
     free(p->idlebits);
+    free(p->order);
     free(p->q);
     free(p->woken);
     memset(p, 0, sizeof *p);
@@ -47,10 +49,34 @@ void tf_pool_reset(tf_pool *p)
 {
     memset(p->c, 0, (size_t)p->cap * sizeof *p->c);
     memset(p->idlebits, 0, (size_t)((p->cap + 63) / 64) * sizeof *p->idlebits);
-    p->n = p->idle = p->created = p->nq = p->nwoken = 0;
+    p->n = p->idle = p->created = p->nq = p->nwoken = p->live = 0;
     p->idle_head = p->idle_tail = -1;
     p->passes = p->retries = p->expired = 0;
     p->sum_n = p->sum_idle = p->sum_q = 0;
+}
+
+void tf_pool_set_mru(tf_pool *p, int mru)
+{
+    assert(p->created == 0 && "set the order before the first pass");
+    p->mru = mru != 0;
+}
+
+/* ---- 0.16's order: the open connections, most recently assigned first ---- */
+
+static void order_remove(tf_pool *p, long k)
+{
+    long i = 0;
+    while (i < p->n && p->order[i] != k)
+        i++;
+    assert(i < p->n && "an open connection is in the order");
+    memmove(p->order + i, p->order + i + 1, (size_t)(p->n - i - 1) * sizeof *p->order);
+}
+
+/* Move k (open, at index i, or new: i = n) to the front. */
+static void order_front(tf_pool *p, long i, long k)
+{
+    memmove(p->order + 1, p->order, (size_t)i * sizeof *p->order);
+    p->order[0] = k;
 }
 
 /* ---- the idle set: a bitmap over creation order and a list by release ---- */
@@ -89,8 +115,17 @@ static void idle_remove(tf_pool *p, long k)
     c->iprev = c->inext = -1;
 }
 
-static long first_idle(const tf_pool *p)
+static long first_idle(tf_pool *p)
 {
+    if (p->mru) {
+        for (long i = 0; i < p->n; i++)
+            if (p->c[p->order[i]].st == TF_CONN_IDLE) {
+                long k = p->order[i];
+                order_front(p, i, k); /* httpcore 0.16: pop(idx), insert(0, ...) */
+                return k;
+            }
+        return -1;
+    }
     long words = (p->created + 63) / 64;
     for (long w = 0; w < words; w++)
         if (p->idlebits[w])
@@ -127,40 +162,73 @@ void tf_pool_enter(tf_pool *p, tf_pool_req *r)
     r->seq = p->seq++;
     r->retries = 0;
     r->next = NULL;
+    p->live++;
     queue_insert(p, r);
 }
 
-void tf_pool_pass(tf_pool *p, const tf_pool_req *caller, double now)
+/* The start of a pass: its counters and the keep-alive expiry (the oldest
+ * idle connections first). */
+static void pass_begin(tf_pool *p, double now)
 {
     p->passes++;
     p->sum_n += (double)p->n;
     p->sum_idle += (double)p->idle;
     p->sum_q += (double)p->nq;
     p->nwoken = 0;
-    /* keep-alive expiry: the oldest idle connections first */
     while (p->expiry > 0 && p->idle_head >= 0 && p->c[p->idle_head].expire <= now) {
         long k = p->idle_head;
         idle_remove(p, k);
+        if (p->mru)
+            order_remove(p, k);
         p->c[k].st = TF_CONN_CLOSED;
         p->n--;
         p->expired++;
     }
+}
+
+/* Hand r the first IDLE connection, else a new one while fewer than max
+ * are open.  Returns 0 when the pool is full and none is IDLE. */
+static int assign(tf_pool *p, tf_pool_req *r)
+{
+    long k = first_idle(p);
+    if (k < 0) {
+        if (p->n >= p->max)
+            return 0;
+        grow_conns(p, p->created + 1);
+        k = p->created++;
+        p->c[k].st = TF_CONN_NEW;
+        p->c[k].iprev = p->c[k].inext = -1;
+        if (p->mru)
+            order_front(p, p->n, k);
+        p->n++;
+    }
+    /* an IDLE connection stays IDLE until its request claims it */
+    r->conn = k;
+    r->state = TF_PREQ_ASSIGNED;
+    return 1;
+}
+
+int tf_pool_pass_one(tf_pool *p, tf_pool_req *r, double now)
+{
+    if (r->state == TF_PREQ_RETRY)
+        queue_insert(p, r); /* back in line, in its old place */
+    assert(r->state == TF_PREQ_QUEUED);
+    pass_begin(p, now);
+    if (p->q[0] != r || !assign(p, r))
+        return 0;
+    memmove(p->q, p->q + 1, (size_t)(p->nq - 1) * sizeof *p->q);
+    p->nq--;
+    return 1;
+}
+
+void tf_pool_pass(tf_pool *p, const tf_pool_req *caller, double now)
+{
+    pass_begin(p, now);
     long done = 0;
     for (; done < p->nq; done++) {
         tf_pool_req *r = p->q[done];
-        long k = first_idle(p);
-        if (k < 0) {
-            if (p->n >= p->max)
-                break; /* the rest wait for a release */
-            grow_conns(p, p->created + 1);
-            k = p->created++;
-            p->c[k].st = TF_CONN_NEW;
-            p->c[k].iprev = p->c[k].inext = -1;
-            p->n++;
-        }
-        /* an IDLE connection stays IDLE until its request claims it */
-        r->conn = k;
-        r->state = TF_PREQ_ASSIGNED;
+        if (!assign(p, r))
+            break; /* the rest wait for a release */
         if (r != caller)
             p->woken[p->nwoken++] = r;
     }
@@ -221,7 +289,12 @@ int tf_pool_claim(tf_pool *p, tf_pool_req *r)
         assert(p->c[k].st == TF_CONN_ACTIVE || p->c[k].st == TF_CONN_CLOSED);
         r->retries++;
         p->retries++;
-        queue_insert(p, r);
+        if (p->mru) {
+            r->state = TF_PREQ_RETRY;
+            r->conn = -1;
+        } else {
+            queue_insert(p, r);
+        }
         return 0;
     }
 }
@@ -230,6 +303,7 @@ void tf_pool_release(tf_pool *p, tf_pool_req *r, double now)
 {
     assert(r->state == TF_PREQ_ACTIVE && p->c[r->conn].st == TF_CONN_ACTIVE);
     idle_add(p, r->conn, now);
+    p->live--;
     r->state = TF_PREQ_OUT;
     r->conn = -1;
 }

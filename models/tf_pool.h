@@ -26,7 +26,9 @@
  * pool order (seq); a NEW connection is assigned to exactly one request;
  * the idle list is ordered by release time (so by expiry).
  * Cost: a pass is O(queued + created/64 + expired) (the first IDLE
- * connection is found in a bitmap over creation order); claim, lock,
+ * connection is found in a bitmap over creation order; in 0.16's order,
+ * tf_pool_set_mru, O(queued x open connections) at worst: a scan of the
+ * order from the front, which finds an IDLE one within a few); claim, lock,
  * unlock and release O(1); a retry re-enters the queue in O(queued).
  * Memory O(connections created in a phase + queued): arrays double when
  * needed, which a phase does a few times at most.
@@ -39,7 +41,11 @@
 #include <stdint.h>
 
 enum tf_conn_state { TF_CONN_NONE = 0, TF_CONN_NEW, TF_CONN_IDLE, TF_CONN_ACTIVE, TF_CONN_CLOSED };
-enum tf_pool_req_state { TF_PREQ_OUT = 0, TF_PREQ_QUEUED, TF_PREQ_ASSIGNED, TF_PREQ_ACTIVE };
+/* RETRY (0.16's order only): its claim failed; it keeps its place in line
+ * but joins the queue only at its retry's pass (httpcore 0.16 unsets its
+ * connection under the pool lock), so a response's pass skips it. */
+enum tf_pool_req_state { TF_PREQ_OUT = 0, TF_PREQ_QUEUED, TF_PREQ_ASSIGNED, TF_PREQ_ACTIVE,
+                         TF_PREQ_RETRY };
 
 /* A request's place in the pool (embedded in the caller's request). */
 typedef struct tf_pool_req {
@@ -72,6 +78,9 @@ typedef struct tf_pool {
     tf_pool_req **woken;   /* [max_queue] requests the last pass assigned besides its caller */
     long nwoken;
     uint64_t seq;
+    int mru;               /* 1: httpcore 0.16's order (tf_pool_set_mru) */
+    long *order;           /* mru: the open connections, most recently assigned first [cap] */
+    long live;             /* requests in the pool: entered, not yet released */
     /* counters since tf_pool_reset, for the model's outputs and tests */
     uint64_t passes, retries, expired;
     double sum_n, sum_idle, sum_q;  /* open and idle connections, queued requests, at passes */
@@ -83,6 +92,13 @@ typedef struct tf_pool {
 void tf_pool_init(tf_pool *p, long max, long max_queue, double expiry);
 void tf_pool_fini(tf_pool *p);
 
+/* httpcore 0.16 (Debian 12's python3-httpcore 0.16.3) keeps its
+ * connections most recently assigned first (an assignment moves the
+ * connection to the front, a new one goes in front) and hands a request
+ * the first IDLE one in that order; 1.x keeps creation order.  mru = 1
+ * selects 0.16's order; call before the first pass. */
+void tf_pool_set_mru(tf_pool *p, int mru);
+
 /* A new client: no connection, no request (counters cleared). */
 void tf_pool_reset(tf_pool *p);
 
@@ -93,6 +109,13 @@ void tf_pool_enter(tf_pool *p, tf_pool_req *r);
  * p->woken (cleared first), except `caller` (may be NULL), whose own state
  * tells the outcome. */
 void tf_pool_pass(tf_pool *p, const tf_pool_req *caller, double now);
+
+/* httpcore 0.16's _attempt_to_acquire_connection for one request, at a
+ * request's start (after _close_expired_connections: the expiry is done
+ * here) and at its retry: r gets a connection only when no request queued
+ * before it waits ("we handle requests strictly in order"); nobody else is
+ * assigned.  Returns 1 when r is ASSIGNED.  Counts as a pass. */
+int tf_pool_pass_one(tf_pool *p, tf_pool_req *r, double now);
 
 /* The connection lock a request takes before its state check (httpcore's
  * per-connection anyio locks).  Returns 1: taken; 0: the request waits (it
@@ -107,7 +130,8 @@ tf_pool_req *tf_pool_unlock(tf_pool *p, long k);
  * lock).  Returns 2: the connection is NEW (it must connect first; it is
  * ACTIVE now), 1: IDLE, now ACTIVE (send), 0: another request claimed it
  * first or it expired; the request is queued again in its old place (the
- * caller then makes a pass). */
+ * caller then makes a pass; in 0.16's order it is RETRY until its
+ * tf_pool_pass_one). */
 int tf_pool_claim(tf_pool *p, tf_pool_req *r);
 
 /* The response was read at time now: its connection is IDLE again (its

@@ -132,6 +132,7 @@ typedef struct req {
     int claim;          /* outcome of its last claim (tf_pool_claim) */
     long turns;         /* loop turns left before its claim */
     long lock_conn;     /* the connection whose lock it holds for its claim */
+    int pass_kind;      /* httpcore 0.16: the pass it holds the pool lock for (PASS_*) */
     sim_fn after;       /* the burst after its turns (turns_then) */
     double after_cost;
     int cls;            /* ticket class */
@@ -158,9 +159,13 @@ typedef struct tfs {
     sim_pool reqs;
     /* the client's connection pool (a new client every phase) */
     tf_pool pool;
+    /* httpcore 0.16's pool lock (an anyio Lock around every pass): held,
+     * and the requests waiting for it (FIFO, obj = request) */
+    int plock;
+    sim_queue plock_wait;
     double pool_passes, pool_retries, pool_conns;  /* totals over the phases */
     /* the load generator's costs on this machine (x client.cpu_scale) */
-    double c_cpu, c_connect, c_pool, c_pool_conn, c_pool_idle, c_pool_poll;
+    double c_cpu, c_sent, c_connect, c_pool, c_pool_conn, c_pool_idle, c_pool_poll, c_pool_req;
     long inflight, inflight_max, wave_overlaps;
     int limit_hit;      /* stopped: too many requests in flight (run.max_pending) */
     /* database state */
@@ -663,12 +668,20 @@ static double client_cost(tfs *T, double base)
 
 static req *req_of_preq(tf_pool_req *pr) { return (req *)((char *)pr - offsetof(req, pr)); }
 
+/* The CPU of a pool pass with the pool's state now (before the pass). */
+static double pool_cost(const tfs *T)
+{
+    double n = (double)T->pool.n, idle = (double)T->pool.idle, live = (double)T->pool.live;
+    return T->c_pool + n * (T->c_pool_conn + idle * T->c_pool_idle) + idle * T->c_pool_poll +
+           live * T->c_pool_req;
+}
+
 /* One pool pass, priced with the pool's state before it. */
 static double pool_pass(tfs *T, const tf_pool_req *caller)
 {
-    double n = (double)T->pool.n, idle = (double)T->pool.idle;
+    double cost = pool_cost(T);
     tf_pool_pass(&T->pool, caller, T->s.now);
-    return T->c_pool + n * (T->c_pool_conn + idle * T->c_pool_idle) + idle * T->c_pool_poll;
+    return cost;
 }
 
 static void client_started(sim *s, void *obj);
@@ -676,6 +689,10 @@ static void client_turn(sim *s, void *obj);
 static void client_claimed(sim *s, void *obj);
 static void client_sent(sim *s, void *obj);
 static void client_received(sim *s, void *obj);
+static void client_pass(sim *s, void *obj);
+
+/* httpcore 0.16's passes, each under the pool lock */
+enum { PASS_START = 1, PASS_RETRY, PASS_RELEASE };
 
 /* After n more turns of the client loop (the coroutine yields: it goes
  * to the back of the loop's ready queue), run a burst of `cost` whose end
@@ -731,7 +748,10 @@ static double client_at_start(loop *l, const sim_job *j)
     req *r = j->obj;
     if (!r)
         return 0;
+    int h016 = T->p->httpcore016;
     if (j->fn == client_started) {
+        if (h016)
+            return 0; /* its pass comes with the pool lock */
         tf_pool_enter(&T->pool, &r->pr);
         return pool_pass(T, &r->pr);
     }
@@ -740,21 +760,85 @@ static double client_at_start(loop *l, const sim_job *j)
         r->claim = tf_pool_claim(&T->pool, &r->pr);
         if (r->claim == 2)
             return T->c_connect;
-        if (r->claim == 1)
+        if (r->claim == 1 || h016)
             return 0;
         return pool_pass(T, &r->pr); /* ConnectionNotAvailable: retry */
     }
     if (j->fn == client_received) {
         tf_pool_release(&T->pool, &r->pr, T->s.now);
-        return pool_pass(T, NULL);
+        return h016 ? 0 : pool_pass(T, NULL);
+    }
+    if (j->fn == client_pass) {
+        double cost = pool_cost(T);
+        switch (r->pass_kind) {
+        case PASS_START:
+            tf_pool_enter(&T->pool, &r->pr);
+            tf_pool_pass_one(&T->pool, &r->pr, T->s.now);
+            break;
+        case PASS_RETRY:
+            tf_pool_pass_one(&T->pool, &r->pr, T->s.now);
+            break;
+        default:
+            tf_pool_pass(&T->pool, NULL, T->s.now);
+            break;
+        }
+        return cost;
     }
     return 0;
+}
+
+/* httpcore 0.16: take the pool lock for a pass of this kind.  anyio's
+ * Lock.acquire yields once when it takes a free lock (still holding it);
+ * a waiter is handed the lock at a release, then wakes (a turn) and passes
+ * a checkpoint (another) before its pass. */
+static void plock_acquire(tfs *T, req *r, int kind)
+{
+    r->pass_kind = kind;
+    if (T->plock) {
+        sim_queue_push(&T->plock_wait, (sim_job){r, client_pass, T->s.now, 0});
+        return;
+    }
+    T->plock = 1;
+    turns_then(T, r, 0, 0, client_pass);
+}
+
+static void plock_release(tfs *T)
+{
+    assert(T->plock);
+    sim_job w;
+    if (sim_queue_pop(&T->plock_wait, &w))
+        turns_then(T, w.obj, 1, 0, client_pass); /* the lock is now w's */
+    else
+        T->plock = 0;
+}
+
+static void client_finish(tfs *T, req *r);
+
+/* httpcore 0.16: a pass under the pool lock is done (its CPU was the
+ * burst's, priced in client_at_start). */
+static void client_pass(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    client_hold(T);
+    plock_release(T);
+    if (r->pass_kind == PASS_RELEASE) {
+        wake_assigned(T); /* the waiting requests this response's pass assigned */
+        client_finish(T, r);
+    } else if (r->pr.state == TF_PREQ_ASSIGNED) {
+        claim_later(T, r);
+    } /* else a response's pass will assign it a connection */
+    client_release(T);
 }
 
 static void client_started(sim *s, void *obj)
 {
     tfs *T = T_of(s);
     req *r = obj;
+    if (T->p->httpcore016) {
+        plock_acquire(T, r, PASS_START);
+        return;
+    }
     client_hold(T);
     wake_assigned(T);
     if (r->pr.state == TF_PREQ_ASSIGNED)
@@ -781,12 +865,25 @@ static void client_sent(sim *s, void *obj)
     sim_after(s, T->p->net_rtt * (r->newconn ? 1.5 : 0.5), 0, server_arrive, r);
 }
 
+/* The request's bytes leave at its write (anyio's send: a checkpoint, then
+ * the socket write); its coroutine runs one more turn, client.sent_cpu,
+ * before it waits for the response (strace of the load generator: one
+ * loop turn between the write and the blocking epoll_wait), while the
+ * server already works on the request. */
+static void client_write(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    client_sent(s, obj);
+    if (T->c_sent > 0)
+        loop_run(&T->client, NULL, T->c_sent, NULL, 0, 1);
+}
+
 static void client_claimed(sim *s, void *obj)
 {
     tfs *T = T_of(s);
     req *r = obj;
     client_hold(T);
-    if (r->claim == 0)
+    if (r->claim == 0 && !T->p->httpcore016)
         wake_assigned(T); /* what its retry's pass assigned */
     /* the next request waiting for this connection's lock checks it in its
      * next turn */
@@ -798,12 +895,14 @@ static void client_claimed(sim *s, void *obj)
     case 1:
         r->newconn = r->claim == 2;
         if (T->p->send_yields > 0)
-            turns_then(T, r, T->p->send_yields, 0, client_sent);
+            turns_then(T, r, T->p->send_yields, 0, client_write);
         else
             client_sent(s, r);
         break;
     default:
-        if (r->pr.state == TF_PREQ_ASSIGNED)
+        if (T->p->httpcore016)
+            plock_acquire(T, r, PASS_RETRY); /* ConnectionNotAvailable: retry */
+        else if (r->pr.state == TF_PREQ_ASSIGNED)
             claim_later(T, r);
         break;
     }
@@ -838,10 +937,22 @@ static void client_received(sim *s, void *obj)
 {
     tfs *T = T_of(s);
     req *r = obj;
-    double lat = s->now - r->t0;
-    int ph = r->phase;
+    if (T->p->httpcore016) {
+        plock_acquire(T, r, PASS_RELEASE); /* its connection is IDLE: the pool's pass */
+        return;
+    }
     client_hold(T);
     wake_assigned(T);
+    client_finish(T, r);
+    client_release(T);
+}
+
+/* The request is done for the load generator (its connection released);
+ * the loop is held. */
+static void client_finish(tfs *T, req *r)
+{
+    double lat = T->s.now - r->t0;
+    int ph = r->phase;
     if (r->soldout) {
         T->errors[ph]++;
     } else {
@@ -855,7 +966,6 @@ static void client_received(sim *s, void *obj)
     T->done++;
     sim_pool_put(&T->reqs, r);
     phase_next_request(T);
-    client_release(T);
 }
 
 static void response_arrives(sim *s, void *obj)
@@ -963,6 +1073,7 @@ static void start_phase(tfs *T)
     T->pool_passes += (double)T->pool.passes;
     T->pool_retries += (double)T->pool.retries;
     T->pool_conns += (double)T->pool.created;
+    assert(!T->plock && sim_queue_len(&T->plock_wait) == 0 && "no pass outlives its phase");
     tf_pool_reset(&T->pool);
     long c = p->concurrency < p->total ? p->concurrency : p->total;
     switch (p->phase_mode[T->phase]) {
@@ -1114,6 +1225,7 @@ static void free_state(tfs *T)
     free(T->w);
     sim_queue_fini(&T->client.ready);
     sim_queue_fini(&T->client.stacked);
+    sim_queue_fini(&T->plock_wait);
     sim_ps_fini(&T->host);
     tf_redis_fini(&T->redis);
     sim_batcher_fini(&T->wal);
@@ -1162,14 +1274,18 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     loop_init(&T->client, T, 0, 0, T->r_client, &p->cpu_shape, p->client_on_host);
     T->client.at_start = client_at_start;
     T->c_cpu = p->client_cpu * p->client_cpu_scale;
+    T->c_sent = p->client_sent_cpu * p->client_cpu_scale;
     T->c_connect = p->connect_cpu_client * p->client_cpu_scale;
     T->c_pool = p->pool_cpu * p->client_cpu_scale;
     T->c_pool_conn = p->pool_conn_cpu * p->client_cpu_scale;
     T->c_pool_idle = p->pool_idle_cpu * p->client_cpu_scale;
     T->c_pool_poll = p->pool_poll_cpu * p->client_cpu_scale;
+    T->c_pool_req = p->pool_req_cpu * p->client_cpu_scale;
+    sim_queue_init(&T->plock_wait, 64);
     /* Limits(C, C); every request of a window or wave can be in the pool */
     tf_pool_init(&T->pool, p->max_connections > 0 ? p->max_connections : p->concurrency,
                  p->concurrency < p->total ? p->concurrency : p->total, p->keepalive_expiry);
+    tf_pool_set_mru(&T->pool, p->httpcore016);
     T->nworkers = p->workers;
     T->w = calloc((size_t)p->workers, sizeof *T->w);
     assert(T->w && "out of memory");

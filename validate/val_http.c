@@ -46,7 +46,10 @@ static int point_cfg(sim_cfg *c, const sim_cfg *base, const val_calib_param *par
     for (size_t i = 0; i < np; i++)
         if (set(c, err, "%s=%.12g", params[i].key, params[i].value))
             return err->code;
-    if (set(c, err, "client.concurrency=%ld", pt->concurrency) ||
+    /* the stand-in server does the same work on every endpoint (it parses
+     * the JSON body; no HMAC, no validation): no endpoint's extra CPU */
+    if (set(c, err, "server.cpu_checkout=0") || set(c, err, "server.cpu_webhook=0") ||
+        set(c, err, "client.concurrency=%ld", pt->concurrency) ||
         set(c, err, "client.total=%ld", pt->total) ||
         set(c, err, "architecture.stub_latency=const(%.9g)", pt->await) ||
         set(c, err, "run.seed=%llu", (unsigned long long)o->seed) ||
