@@ -88,7 +88,8 @@ static const tf_param registry[] = {
      .source = "tfsim probe http, httpcore 1.0.9 instrumented: 0.6 us per connection"},
     {{"client", "pool_idle_cpu", SIM_CFG_DUR, "116.2ns", 0, 1, NULL, "s/connection^2",
        "client CPU of a pool pass per idle connection and connection in the pool "
-       "(httpcore 1.x counts the pool's connections once for every idle connection)"},
+       "(httpcore 1.x counts the pool's connections once for every idle connection; "
+       "0.16 does not: ignored with client.httpcore = 0.16)"},
      TF_DOUBLE(pool_idle_cpu), .demand = 1, .fit_lo = 1e-10, .fit_hi = 1e-4, .fit = 1,
      .live = "0", .source = CALIBRATED " (probe http on this VM: 0.12 us)"},
     {{"client", "pool_poll_cpu", SIM_CFG_DUR, "6.818us", 0, 1, NULL, "s/connection",

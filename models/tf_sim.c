@@ -769,10 +769,11 @@ static double client_at_start(loop *l, const sim_job *j)
         return h016 ? 0 : pool_pass(T, NULL);
     }
     if (j->fn == client_pass) {
+        if (r->pass_kind == PASS_START)
+            tf_pool_enter(&T->pool, &r->pr); /* _requests.append, then the pass */
         double cost = pool_cost(T);
         switch (r->pass_kind) {
         case PASS_START:
-            tf_pool_enter(&T->pool, &r->pr);
             tf_pool_pass_one(&T->pool, &r->pr, T->s.now);
             break;
         case PASS_RETRY:
@@ -1278,7 +1279,8 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     T->c_connect = p->connect_cpu_client * p->client_cpu_scale;
     T->c_pool = p->pool_cpu * p->client_cpu_scale;
     T->c_pool_conn = p->pool_conn_cpu * p->client_cpu_scale;
-    T->c_pool_idle = p->pool_idle_cpu * p->client_cpu_scale;
+    /* httpcore 0.16 does not count the pool for every idle connection */
+    T->c_pool_idle = p->httpcore016 ? 0 : p->pool_idle_cpu * p->client_cpu_scale;
     T->c_pool_poll = p->pool_poll_cpu * p->client_cpu_scale;
     T->c_pool_req = p->pool_req_cpu * p->client_cpu_scale;
     sim_queue_init(&T->plock_wait, 64);

@@ -217,6 +217,51 @@ static void test_client_pool(void **state)
     assert_true(hi.pool_passes > 2.5);
 }
 
+/* httpcore 0.16 (Debian 12): at concurrency 1 the same two passes per
+ * request as 1.x, each priced the same, plus pool_req_cpu for the one
+ * request in the pool at its start's pass (none is left at its response's).
+ * client.sent_cpu runs while the request is at the server: with the
+ * server slower than it, the throughput does not move.  At concurrency 64
+ * the pool lock spaces the passes out: the pool opens far fewer than C
+ * connections, where 1.x opens all C. */
+static void test_client_pool_016(void **state)
+{
+    (void)state;
+    char text[1024];
+    tf_out o, s1, s2;
+    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 1\nhttpcore = 0.16\npool_req_cpu = 5us\n",
+             pool_base);
+    run_text(text, 3, &o);
+    assert_close(o.pool_passes, 2, 1e-12);
+    assert_close(o.pool_retries, 0, 1e-12);
+    assert_close(o.pool_conns, 4, 0);
+    double want = 1e-3 + 2 * 30e-6 + ((99 + 100) * 10e-6 + 0.5e-3) / 100 + 5e-6;
+    for (int i = 0; i < TF_NPHASES; i++)
+        assert_rel(o.phase[i].cpu_client, want, 1e-9);
+    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 1\nhttpcore = 0.16\n", pool_base);
+    run_text(text, 3, &s1);
+    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 1\nhttpcore = 0.16\nsent_cpu = 0.3ms\n",
+             pool_base);
+    run_text(text, 3, &s2);
+    for (int i = 0; i < TF_NPHASES; i++) {
+        assert_rel(s2.phase[i].throughput, s1.phase[i].throughput, 1e-9);
+        assert_rel(s2.phase[i].cpu_client, s1.phase[i].cpu_client + 0.3e-3, 1e-9);
+    }
+    /* the pool lock at concurrency 64 (no backend latency: the client's
+     * loop is the bottleneck) */
+    tf_out h16, h10;
+    snprintf(text, sizeof text,
+             "%s\f[architecture]\nstub_latency = 0\n[client]\nconcurrency = 64\ntotal = 400\nhttpcore = 0.16\n",
+             pool_base);
+    run_text(text, 5, &h16);
+    snprintf(text, sizeof text,
+             "%s\f[architecture]\nstub_latency = 0\n[client]\nconcurrency = 64\ntotal = 400\n", pool_base);
+    run_text(text, 5, &h10);
+    assert_close(h10.pool_conns, 4 * 64, 0);
+    assert_true(h16.pool_conns < 4 * 32);
+    assert_true(h16.pool_passes >= 2);
+}
+
 /* Wake-up costs: at concurrency 1 every burst finds the server loop idle
  * and every statement finds no backend running, so each request pays them
  * exactly once per burst (its arrival and each of its 11 round-trip
@@ -492,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_permits_and_waves), cmocka_unit_test(test_kind_counts_and_batches),
         cmocka_unit_test(test_sold_out_paths),    cmocka_unit_test(test_mechanisms),
         cmocka_unit_test(test_client_pool),
+        cmocka_unit_test(test_client_pool_016),
         cmocka_unit_test(test_determinism),       cmocka_unit_test(test_wake_cost),
         cmocka_unit_test(test_redis_on_host),     cmocka_unit_test(test_wake_affine),       cmocka_unit_test(test_bad_configs),
         cmocka_unit_test(test_component_units),

@@ -590,9 +590,15 @@ int val_calib_params(const char *list, const sim_cfg *cfg, val_calib_param *para
         for (char *t = strtok_r(buf, ", ", &save); t && nk < 64; t = strtok_r(NULL, ", ", &save))
             snprintf(keys[nk++], sizeof keys[0], "%s", t);
     } else {
+        /* httpcore 0.16's passes have no idle x connections term */
+        const sim_cfg_entry *hc = sim_cfg_find(cfg, "client", "httpcore");
+        int h016 = hc && !strcmp(hc->value, "0.16");
         for (size_t i = 0; i < nreg && nk < 64; i++)
-            if (reg[i].fit)
-                tf_params_key(&reg[i], keys[nk++], sizeof keys[0]);
+            if (reg[i].fit) {
+                tf_params_key(&reg[i], keys[nk], sizeof keys[0]);
+                if (!(h016 && !strcmp(keys[nk], "client.pool_idle_cpu")))
+                    nk++;
+            }
     }
     if (nk == 0)
         return sim_err_set(err, SIM_EINPUT, "--fit: no parameter given");

@@ -426,6 +426,14 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
     else
         note(p, "baseline %s: fitted from %s now (%u iterations, %u evaluations, objective "
                 "%.5g; key %s)", b->arch, b->file, b->iters, b->evals, b->objective, b->key);
+    const sim_cfg_entry *hc = sim_cfg_find(b->cfg, "client", "httpcore");
+    if (hc && !strcmp(hc->value, "0.16"))
+        note(p, "load generator: httpcore 0.16 (Debian 12's python3-httpx 0.23.3), as %s sets it",
+             hc->line ? hc->origin : "--set");
+    else
+        note(p, "load generator: httpcore 1.0 (TigerFans pins httpx 0.28.1); for data measured "
+                "with Debian 12's python3-httpx add --config configs/client/debian12.ini "
+                "--calibrate (its pool, client.httpcore = 0.16, throttles far less)");
     /* 2 */
     if (own_fit(o, p, ta, 0.75, 0.85, err))
         return err->code;

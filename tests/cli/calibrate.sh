@@ -47,6 +47,18 @@ expect_err "baseline pg_pg: the shipped calibration" "predict says where the bas
 expect_err "own demand from its timings at concurrency 1: tigerbeetle.batch_base=gamma(shape=8" "predict light-load fit"
 expect_err "series order by concurrency" "predict states the series order"
 expect_err "measured throughput is not in" "predict says the target is not measured"
+expect_err "load generator: httpcore 1.0 (TigerFans pins httpx 0.28.1); for data measured with Debian 12" \
+    "predict names the load generator's httpcore and the Debian config"
+# the load generator on Debian 12's httpx (httpcore 0.16): the config runs,
+# predict says so, and the default fit skips pool_idle_cpu (0.16 has no such term)
+expect 0 "predict with client_debian12.ini" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
+    --target tb_redis --reps 2 --format csv --config configs/tigerfans/client_debian12.ini
+expect_err "load generator: httpcore 0.16 (Debian 12's python3-httpx 0.23.3), as configs/tigerfans/client_debian12.ini sets it" \
+    "predict names httpcore 0.16 and where it was set"
+expect 0 "calibrate with httpcore 0.16" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --points 1,10 \
+    --iter 1 --reps 1 --format csv --config configs/tigerfans/client_debian12.ini --out "$tmp/cal016.ini"
+if grep -q '^pool_poll_cpu = ' "$tmp/cal016.ini" && ! grep -q '^pool_idle_cpu = ' "$tmp/cal016.ini"; then ok;
+else bad "calibrate with httpcore 0.16 fits pool_poll_cpu, not pool_idle_cpu"; sed 's/^/    /' "$tmp/cal016.ini"; fi
 # pg_redis: its hold timing gives the database state it ran against
 expect 0 "predict pg_redis" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target pg_redis --reps 2 --format csv
 expect_err "pg_redis's accounting.hold at concurrency 1 (5.984 ms) matches" "predict: state from the hold timing"
