@@ -48,7 +48,7 @@ void tf_sim_demand(const tf_params *p, int phase, tf_demand *d)
              : phase == TF_RESERVE ? TF_EP_RESERVE
                                    : TF_EP_COMMIT;
     memset(d, 0, sizeof *d);
-    d->client = p->client_cpu * p->client_cpu_scale;
+    d->client = (p->client_cpu + p->client_sent_cpu) * p->client_cpu_scale;
     d->latency = 2 * p->net_rtt / 2;
     for (int i = 0; i < g[ep].n; i++) {
         const tf_uop *u = &g[ep].u[i];
