@@ -168,7 +168,7 @@ static void test_mechanisms(void **state)
  * pays connect_cpu instead. */
 static const char pool_base[] =
     "[architecture]\naccounting = stub\npayments = stub\nstub_latency = 1ms\n"
-    "[client]\ntotal = 100\ncpu = 1ms\ncrowding = 0\nconnect_cpu = 0.5ms\n"
+    "[client]\ntotal = 100\ncpu = 1ms\ncpu_scale = 1\nsent_cpu = 0\ncrowding = 0\nconnect_cpu = 0.5ms\n"
     "pool_cpu = 30us\npool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 10us\n"
     "[server]\ncpu_request = 0.2ms\ncpu_shape = 1\ncrowding = 0\naccept_cpu = 0\n"
     "[host]\ncores = 64\n";
@@ -386,7 +386,7 @@ static void test_redis_io_threads(void **state)
     (void)state;
     static const char base[] =
         "[architecture]\naccounting = pg\npayments = redis\n"
-        "[client]\nphases = webhook\ntotal = 320\ncpu = 0\ncrowding = 0\nconnect_cpu = 0\npool_cpu = 0\npool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\n"
+        "[client]\nphases = webhook\ntotal = 320\ncpu = 0\nsent_cpu = 0\ncrowding = 0\nconnect_cpu = 0\npool_cpu = 0\npool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\n"
         "[server]\ncpu_request = 0\ncpu_webhook = 0\ncpu_shape = 1\ncrowding = 0\naccept_cpu = 0\n"
         "[postgres]\nloop_cpu_query = 0\nloop_cpu_txn = 0\n"
         "[redis]\nservice = 10us\nloop_cpu = 5us\n"

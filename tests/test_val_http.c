@@ -102,7 +102,7 @@ static sim_cfg *stub_base(void)
     sim_err err;
     if (sim_cfg_load_string(c,
                             "[model]\ntype = tigerfans\n[architecture]\naccounting = stub\n"
-                            "payments = stub\n[client]\ncpu = 1ms\nconnect_cpu = 0\npool_cpu = 0\n"
+                            "payments = stub\n[client]\ncpu = 1ms\ncpu_scale = 1\nsent_cpu = 0\nconnect_cpu = 0\npool_cpu = 0\n"
                             "pool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\n"
                             "[server]\ncpu_request = 0.5ms\ncpu_webhook = 0\ncpu_shape = 1\n"
                             "crowding = 0\naccept_cpu = 0\n[host]\ncores = 64\nrtt = 0\n",

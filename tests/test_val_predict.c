@@ -267,8 +267,9 @@ static void test_light_start(void **state)
     sim_err_clear(&err);
     if (val_calib_prepare(&o, c, &err))
         fail_msg("%s", err.msg);
+    /* client.cpu_scale multiplies the client's demands: scaled with them */
+    assert_string_equal(c->params[0].key, "client.cpu_scale");
     double start = c->params[0].value;
-    assert_string_equal(c->params[0].key, "client.cpu");
     int which[VAL_CALIB_MAX_PARAMS];
     for (size_t i = 0; i < c->np; i++) {
         const tf_param *r = tf_params_find(c->params[i].key);

@@ -432,7 +432,7 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
              hc->line ? hc->origin : "--set");
     else
         note(p, "load generator: httpcore 1.0 (TigerFans pins httpx 0.28.1); for data measured "
-                "with Debian 12's python3-httpx add --config configs/client/debian12.ini "
+                "with Debian 12's python3-httpx add --config configs/tigerfans/client_debian12.ini "
                 "--calibrate (its pool, client.httpcore = 0.16, throttles far less)");
     /* 2 */
     if (own_fit(o, p, ta, 0.75, 0.85, err))

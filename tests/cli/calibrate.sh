@@ -57,8 +57,8 @@ expect_err "load generator: httpcore 0.16 (Debian 12's python3-httpx 0.23.3), as
     "predict names httpcore 0.16 and where it was set"
 expect 0 "calibrate with httpcore 0.16" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --points 1,10 \
     --iter 1 --reps 1 --format csv --config configs/tigerfans/client_debian12.ini --out "$tmp/cal016.ini"
-if grep -q '^pool_poll_cpu = ' "$tmp/cal016.ini" && ! grep -q '^pool_idle_cpu = ' "$tmp/cal016.ini"; then ok;
-else bad "calibrate with httpcore 0.16 fits pool_poll_cpu, not pool_idle_cpu"; sed 's/^/    /' "$tmp/cal016.ini"; fi
+if grep -q '^cpu_scale = ' "$tmp/cal016.ini" && ! grep -q '^pool_idle_cpu = ' "$tmp/cal016.ini"; then ok;
+else bad "calibrate with httpcore 0.16 fits client.cpu_scale, not pool_idle_cpu"; sed 's/^/    /' "$tmp/cal016.ini"; fi
 # pg_redis: its hold timing gives the database state it ran against
 expect 0 "predict pg_redis" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target pg_redis --reps 2 --format csv
 expect_err "pg_redis's accounting.hold at concurrency 1 (5.984 ms) matches" "predict: state from the hold timing"
@@ -68,16 +68,17 @@ expect_err "pg_redis at concurrency 1 ran after pg_pg at 1 on the same database:
 # concurrency-10 means of the same dataset (its pg_pg figures, 272 and 389.7,
 # are this file's), 861 checkouts/s and 977.2 reserves/s; seed_quotes.csv
 # holds those two rows, appended here to the calibration data.  The prediction from the shipped
-# calibration must stay within 25% of both: +20% and +18% with the load
-# generator's connection pool in the model (the pg_pg data do not tell the
-# client's CPU from the server's at light load: README, "What slows every
-# architecture"); Amdahl-style scaling is 28-30% off.
+# calibration must stay within 10% of both: +2.8% and -1.7% when written, with
+# the load generator's costs measured by the HTTP probe and only its speed
+# factor calibrated (with those costs fitted to pg_pg as well it was +20% and
+# +18%: README, "Calibration and prediction"); Amdahl-style scaling is 28-30%
+# off.  Never fitted to: a check of the prediction only.
 { cat $data; tail -n +2 tests/data/seed_quotes.csv; } >"$tmp/with_quotes.csv"
 expect 0 "predict tb_redis vs the seed's quotes" -- "$TFSIM" predict --tigerbench "$tmp/with_quotes.csv" \
     --baseline pg_pg --target tb_redis --format csv
-awk -F, '$2 == 10 && ($1 == "checkout" || $1 == "reserve") && $6 != "" { n++; e = $7 < 0 ? -$7 : $7; if (e >= 25) bad = 1 }
+awk -F, '$2 == 10 && ($1 == "checkout" || $1 == "reserve") && $6 != "" { n++; e = $7 < 0 ? -$7 : $7; if (e >= 10) bad = 1 }
          END { exit bad || n != 2 }' "$tmp/out" && ok ||
-    { bad "predict tb_redis: checkout and reserve at 10 within 25% of the seed's quotes"; grep ',10,' "$tmp/out" | sed 's/^/    /'; }
+    { bad "predict tb_redis: checkout and reserve at 10 within 10% of the seed's quotes"; grep ',10,' "$tmp/out" | sed 's/^/    /'; }
 expect_err "MAPE at concurrency >= 5: simulation" "predict tb_redis: MAPE against the quotes"
 expect 0 "predict self" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target pg_pg --reps 2 --format csv
 expect_out "error_pct" "predict error column"
