@@ -6,14 +6,15 @@
 # (Sourced by tests/cli_test.sh.)
 tf=configs/tigerfans
 
-# run: text in ms, CSV in seconds, the bottleneck named
-expect 0 "run pg_pg text" -- "$TFSIM" run $tf/pg_pg.ini --reps 3 --set client.total=300
+# run: text in ms, CSV in seconds, the bottleneck named (1.5 cores, so that
+# the host's CPU saturates whatever the calibration)
+expect 0 "run pg_pg text" -- "$TFSIM" run $tf/pg_pg.ini --reps 3 --set client.total=300 --set host.cores=1.5
 expect_out "p99_ms" "run text: latencies in ms"
 expect_out "^  checkout  *[0-9][0-9.]* ± [0-9.]*  *[0-9]*\.[0-9][0-9] ± [0-9]*\.[0-9][0-9] " "run text: ms with two decimals, mean ± half"
 expect_out "^  accounting.hold .* ± .*  *600$" "run text: counts as integers"
 expect_out "^bottleneck: host_cpu saturates first: [0-9]*% busy (its cores: postgres_cpu" "run names the host CPU and its users"
 if grep -q 'e-0' "$tmp/out"; then bad "run text has exponent notation"; grep 'e-0' "$tmp/out" | head -3; else ok; fi
-expect 0 "run pg_pg csv" -- "$TFSIM" run $tf/pg_pg.ini --reps 3 --set client.total=300 --format csv
+expect 0 "run pg_pg csv" -- "$TFSIM" run $tf/pg_pg.ini --reps 3 --set client.total=300 --set host.cores=1.5 --format csv
 expect_out "^scope,name,throughput,throughput_ci,latency_mean,latency_mean_ci,p50," "run csv: seconds, names unchanged"
 u=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } $2 == "postgres_cpu" { print $c["utilisation"] }' "$tmp/out")
 if awk -v u="$u" 'BEGIN { exit !(u > 0.3 && u <= 1) }'; then ok; else bad "run csv: postgres_cpu utilisation '$u' is not a share of the host"; fi
@@ -33,7 +34,7 @@ expect_out "^  totals  *events  *[0-9]*  *[0-9]* " "diff --all: counts as intege
 if grep -q 'e+0' "$tmp/out"; then bad "diff --all prints a count in exponent notation"; else ok; fi
 
 # sweep: the bottleneck per point, and the points the load generator limits
-expect 0 "sweep pg_pg" -- "$TFSIM" sweep $tf/pg_pg.ini --vary client.concurrency=1,10,50 --reps 2 --set client.total=300
+expect 0 "sweep pg_pg" -- "$TFSIM" sweep $tf/pg_pg.ini --vary client.concurrency=1,10,50 --reps 2 --set client.total=300 --set host.cores=1.5
 expect_out "^  client.concurrency .* checkout.p99_ms .* bottleneck$" "sweep text: ms and a bottleneck column"
 expect_out "^  10 .* ± .* host_cpu [0-9]*%$" "sweep text: host_cpu at 10"
 expect 0 "sweep tb_redis" -- "$TFSIM" sweep $tf/tb_redis.ini --vary client.concurrency=1,10,50 --reps 2 --set client.total=300
@@ -43,17 +44,17 @@ expect_out "^client.concurrency,checkout.throughput,checkout.throughput_ci,check
 
 # plan: decided from intervals, undecided settings get replications, the
 # answer is the same for every seed and first round (with 5 replications,
-# seed 2 leaves 2 workers undecided after 5: its interval straddles the
-# target; a load generator ten times lighter than httpx, so that the workers
-# matter)
-plan_args="plan $tf/tb_redis.ini --vary server.workers=1..3 --target-throughput 2200 --phase reserve --set client.concurrency=50 --set client.cpu_scale=0.1 --set client.total=500 --jobs 2"
+# seed 1 leaves 2 workers undecided after 5: its interval straddles the
+# target; a load generator ten times lighter than the calibrated httpx
+# (cpu_scale 0.567), so that the workers matter)
+plan_args="plan $tf/tb_redis.ini --vary server.workers=1..3 --target-throughput 1890 --phase reserve --set client.concurrency=50 --set client.cpu_scale=0.0567 --set client.total=500 --jobs 2"
 for a in "--seed 1" "--seed 2" "--seed 3" "--reps 3" "--reps 20"; do
     expect 0 "plan $a" -- "$TFSIM" $plan_args $a
     expect_out "^cheapest setting that meets the target: server.workers=2$" "plan $a: the decision"
 done
 expect_out "^  2 .* meets " "plan: the setting's decision in the table"
-expect_out "^bottleneck at server.workers=2: no component is saturated (the busiest: server_loop at" "plan: the bottleneck of the pick"
-expect 0 "plan seed 2" -- "$TFSIM" $plan_args --seed 2
+expect_out "^bottleneck at server.workers=2: server_loop saturates first: [0-9]*% busy" "plan: the bottleneck of the pick"
+expect 0 "plan seed 1" -- "$TFSIM" $plan_args --seed 1
 expect_out "^  2  *[0-9.]* ± [0-9.]*  *[0-9.]* ± [0-9.]*  *10  *meets " "plan: replications added to the undecided setting"
 if grep -q "undecided" "$tmp/out"; then bad "plan: a setting stayed undecided"; else ok; fi
 # a target at a setting's own throughput stays undecided up to the cap
