@@ -40,7 +40,7 @@ const char cmd_plan_usage[] =
     "examples:\n"
     "  tfsim plan configs/tigerfans/tb_redis.ini --vary server.workers=1..4 \\\n"
     "      --target-throughput 1500 --phase reserve --set client.concurrency=50 \\\n"
-    "      --set client.cpu_scale=0.1\n"
+    "      --set client.cpu_scale=0.0567\n"
     "  tfsim plan configs/queueing/mmc.ini --vary station.server.servers=3..6 \\\n"
     "      --target-throughput 2.6 --p99 5 --phase server\n"
     "  tfsim plan configs/tigerfans/pg_pg.ini --vary host.cores=2..6 \\\n"
