@@ -133,6 +133,13 @@ static void test_simulate_known(void **state)
         assert_rel(s.thr[ph], 1 / 3.5e-3, 1e-6);
     }
     assert_close(s.passes, 2, 1e-12);
+    /* the probe measured this machine's client: a base config's speed
+     * factor (the shipped one scales to the TigerBench host) is not applied */
+    if (sim_cfg_set(base, "client.cpu_scale=0.5", &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(val_http_simulate(base, NULL, 0, &pt, 1, &o, &s, &err), SIM_OK);
+    for (int ph = 0; ph < TF_NPHASES; ph++)
+        assert_close(s.ccpu[ph], 1e-3, 1e-12);
     sim_cfg_free(base);
 }
 

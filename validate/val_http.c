@@ -47,8 +47,10 @@ static int point_cfg(sim_cfg *c, const sim_cfg *base, const val_calib_param *par
         if (set(c, err, "%s=%.12g", params[i].key, params[i].value))
             return err->code;
     /* the stand-in server does the same work on every endpoint (it parses
-     * the JSON body; no HMAC, no validation): no endpoint's extra CPU */
+     * the JSON body; no HMAC, no validation): no endpoint's extra CPU; the
+     * probe measured this machine's client: its costs at speed factor 1 */
     if (set(c, err, "server.cpu_checkout=0") || set(c, err, "server.cpu_webhook=0") ||
+        set(c, err, "client.cpu_scale=1") ||
         set(c, err, "client.concurrency=%ld", pt->concurrency) ||
         set(c, err, "client.total=%ld", pt->total) ||
         set(c, err, "architecture.stub_latency=const(%.9g)", pt->await) ||
