@@ -105,10 +105,11 @@ static int baseline_step(const val_predict_opts *o, val_prediction *p, double sh
     const val_calib_cache *cache = o->base.cache;
     slice sl;
     with_slice(&b->fit_opts, &sl, &o->base.fit_opts, 0, share);
-    if (o->base.config) {
+    if (o->base.config && !o->force_fit) {
         p->source = VAL_PREDICT_CONFIG;
         return SIM_OK;
     }
+    /* --calibrate: fit (from --config's values when given) */
     if (!o->force_fit && cache && cache->load) {
         int found = cache->load(cache->ctx, b->key, b->params, b->np, &b->objective, &b->iters,
                                 err);

@@ -55,6 +55,11 @@ expect 0 "predict with client_debian12.ini" -- "$TFSIM" predict --tigerbench $da
     --target tb_redis --reps 2 --format csv --config configs/tigerfans/client_debian12.ini
 expect_err "load generator: httpcore 0.16 (Debian 12's python3-httpx 0.23.3), as configs/tigerfans/client_debian12.ini sets it" \
     "predict names httpcore 0.16 and where it was set"
+# --calibrate with --config fits from the config's values (it used to take
+# them as the calibration and fit nothing)
+expect 0 "predict --config --calibrate" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
+    --target tb_redis --reps 2 --format csv --config configs/tigerfans/client_debian12.ini --calibrate
+expect_err "baseline pg_pg: fitted from $data now" "predict --config --calibrate fits"
 expect 0 "calibrate with httpcore 0.16" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --points 1,10 \
     --iter 1 --reps 1 --format csv --config configs/tigerfans/client_debian12.ini --out "$tmp/cal016.ini"
 if grep -q '^cpu_scale = ' "$tmp/cal016.ini" && ! grep -q '^pool_idle_cpu = ' "$tmp/cal016.ini"; then ok;
