@@ -641,7 +641,12 @@ static void step(tfs *T, req *r, int on_loop)
  * A pass costs pool_cpu + n (pool_conn_cpu + idle pool_idle_cpu) + idle
  * pool_poll_cpu with the pool's n connections and idle ones when the burst
  * starts: httpcore walks every connection at every pass, polls the socket
- * of every idle one, and counts all of them once for every idle one. */
+ * of every idle one, and counts all of them once for every idle one.
+ * With client.httpcore = 0.16 (Debian 12) every pass is its own burst
+ * under a simulated pool lock (plock_acquire: a turn to take a free lock,
+ * two for a hand-over), a start's or a retry's pass assigns only its own
+ * request (tf_pool_pass_one), the response's pass comes after the release,
+ * and the request is done only then (client_finish). */
 
 static void phase_next_request(tfs *T);
 static void start_phase(tfs *T);
@@ -772,17 +777,10 @@ static double client_at_start(loop *l, const sim_job *j)
         if (r->pass_kind == PASS_START)
             tf_pool_enter(&T->pool, &r->pr); /* _requests.append, then the pass */
         double cost = pool_cost(T);
-        switch (r->pass_kind) {
-        case PASS_START:
-            tf_pool_pass_one(&T->pool, &r->pr, T->s.now);
-            break;
-        case PASS_RETRY:
-            tf_pool_pass_one(&T->pool, &r->pr, T->s.now);
-            break;
-        default:
-            tf_pool_pass(&T->pool, NULL, T->s.now);
-            break;
-        }
+        if (r->pass_kind == PASS_RELEASE)
+            tf_pool_pass(&T->pool, NULL, T->s.now); /* every waiting request */
+        else
+            tf_pool_pass_one(&T->pool, &r->pr, T->s.now); /* its own request only */
         return cost;
     }
     return 0;

@@ -72,7 +72,7 @@ if cmp -s "$tmp/a.txt" "$tmp/b.txt"; then ok; else bad "fit http output not dete
 # tests/data/probe_http_debian12.csv: Debian 12's httpx 0.23.3/httpcore 0.16.3
 # on this kind of machine, quiet, 0/2/10 ms, concurrency 1-100.  The shipped
 # client_debian12.ini (httpcore 0.16's pool, its costs fitted on this and two
-# more runs) reproduces its throughputs within 12% MAPE (8.7% when written;
+# more runs) reproduces its throughputs within 12% MAPE (8.6% when written;
 # fixed seed, so the bound cannot flake); httpcore 1.0's pool on the same
 # costs cannot (its CPU per request grows with C: 59% when written).
 mape_of() { sed -n 's/.*fitted points: .* throughput MAPE \([0-9.]*\)%.*/\1/p' "$tmp/err"; }
