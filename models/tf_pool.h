@@ -22,7 +22,7 @@
  * half the concurrency (the rarely used connections at its end expire).
  *
  * Invariants: 0 <= idle <= n <= max (open connections); a request is in
- * one of {out, queued, assigned, active}; queued requests are ordered by
+ * one of {out, queued, assigned, active, retry (0.16 only)}; queued requests are ordered by
  * pool order (seq); a NEW connection is assigned to exactly one request;
  * the idle list is ordered by release time (so by expiry).
  * Cost: a pass is O(queued + created/64 + expired) (the first IDLE
