@@ -272,11 +272,11 @@ static int run_missing(const char *cmd, const sim_cfg *cfg, cli_sweep *sw, rep_s
     return c.rc;
 }
 
-int cli_sweep_run(const char *cmd, const cli_opts *o, const sim_cfg *cfg, cli_sweep *sw,
-                  sim_err *err)
+rep_manifest cli_sweep_manifest(const char *command, const cli_opts *o, const sim_cfg *cfg,
+                                const cli_sweep *sw)
 {
     rep_manifest m = {
-        .command = "sweep",
+        .command = command,
         .title = o->config ? o->config : "(defaults)",
         .config_text = sim_cfg_text(cfg),
         .overrides = sw->sweep_overrides,
@@ -286,6 +286,13 @@ int cli_sweep_run(const char *cmd, const cli_opts *o, const sim_cfg *cfg, cli_sw
         .cflags = tfsim_build_flags,
         .config_hash = sim_cfg_hash(cfg),
     };
+    return m;
+}
+
+int cli_sweep_run(const char *cmd, const cli_opts *o, const sim_cfg *cfg, cli_sweep *sw,
+                  sim_err *err)
+{
+    rep_manifest m = cli_sweep_manifest("sweep", o, cfg, sw);
     rep_store *db = NULL;
     if (o->db) {
         db = rep_store_open(o->db, REP_STORE_WRITE, err);

@@ -25,6 +25,7 @@
 
 #include "cli/cli_scenario.h"
 #include "sim/sim_rep.h"
+#include "reports/rep_store.h"
 #include "sim/sim_table.h"
 
 typedef struct cli_sweep {
@@ -65,6 +66,11 @@ void cli_sweep_fini(cli_sweep *sw);
  * points ran (each one's status says whether it failed; a failed save sets
  * store_failed and the sweep goes on without storing), or an error from
  * opening or reading the store, before anything was simulated. */
+/* The results-database manifest of a sweep-like command over cfg (its
+ * strings borrowed from o, cfg and sw: valid while they are). */
+rep_manifest cli_sweep_manifest(const char *command, const cli_opts *o, const sim_cfg *cfg,
+                                const cli_sweep *sw);
+
 int cli_sweep_run(const char *cmd, const cli_opts *o, const sim_cfg *cfg, cli_sweep *sw,
                   sim_err *err);
 

@@ -196,17 +196,7 @@ static void plan_table(const cli_sweep *sw, const setting *st, const mdl_plan_ta
 static int store_plan(const char *path, const cli_opts *o, const sim_cfg *cfg,
                       const cli_sweep *sw, const sim_table *t)
 {
-    rep_manifest m = {
-        .command = "plan",
-        .title = o->config ? o->config : "(defaults)",
-        .config_text = sim_cfg_text(cfg),
-        .overrides = sw->sweep_overrides,
-        .seed = sw->seed,
-        .replications = sw->replications,
-        .git_rev = tfsim_build_rev,
-        .cflags = tfsim_build_flags,
-        .config_hash = sim_cfg_hash(cfg),
-    };
+    rep_manifest m = cli_sweep_manifest("plan", o, cfg, sw);
     return cli_store_run("plan", path, &m, t);
 }
 

@@ -431,6 +431,14 @@ static int read_row(tf_params *p, const tf_param *r, const sim_cfg *cfg, const s
     return SIM_OK;
 }
 
+#define HTTPCORE016 "0.16"
+
+int tf_params_cfg_httpcore016(const sim_cfg *cfg)
+{
+    const sim_cfg_entry *e = sim_cfg_find(cfg, "client", "httpcore");
+    return e && !strcmp(e->value, HTTPCORE016);
+}
+
 int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_t n, sim_err *err)
 {
     memset(p, 0, sizeof *p);
@@ -446,7 +454,7 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
     const char *hc;
     if (sim_cfg_str(cfg, s, n, "client", "httpcore", &hc, err))
         return err->code;
-    p->httpcore016 = !strcmp(hc, "0.16");
+    p->httpcore016 = !strcmp(hc, HTTPCORE016);
     if (unit_mean(cfg, "server", "cpu_shape", &p->cpu_shape, err) ||
         unit_mean(cfg, "postgres", "jitter", &p->pg_jitter, err))
         return err->code;

@@ -204,6 +204,10 @@ enum {
 #define TF_DIST(f) TF_FIELD_(f, sim_dist, TF_CT_DIST)
 #define TF_NOFIELD .off = 0, .ctype = TF_CT_NONE
 
+/* 1 when cfg sets client.httpcore = 0.16 (Debian 12's httpcore), as
+ * tf_params_read reads it; for code that holds a config, not parameters. */
+int tf_params_cfg_httpcore016(const sim_cfg *cfg);
+
 /* The registry rows, in schema order (static storage). */
 const tf_param *tf_params_registry(size_t *n);
 /* The row of "section.key", or NULL. */

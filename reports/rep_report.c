@@ -29,6 +29,21 @@ static char *dupstr(const char *s)
 }
 
 /* String cell of row r in the column named name, or NULL. */
+/* Append row r of src to dst (same columns, in the same order). */
+static void copy_row(sim_table *dst, const sim_table *src, int r)
+{
+    sim_table_row(dst);
+    for (int c = 0; c < sim_table_ncols(src); c++) {
+        double v;
+        const char *s = NULL;
+        int kind = sim_table_cell(src, r, c, &v, &s);
+        if (kind == 1)
+            sim_table_num(dst, c, v);
+        else if (kind == 2)
+            sim_table_str(dst, c, s);
+    }
+}
+
 static const char *cell_str(const sim_table *t, int r, const char *name)
 {
     int c = sim_table_find_col(t, name);
@@ -1057,16 +1072,7 @@ static void charts_meas(plan *pl, const sim_table *t)
                 const char *a2 = cell_str(t, k, "architecture");
                 if (!a2 || strcmp(a2, arch))
                     continue;
-                sim_table_row(sub);
-                for (int c = 0; c < sim_table_ncols(t); c++) {
-                    double v;
-                    const char *s = NULL;
-                    int kind = sim_table_cell(t, k, c, &v, &s);
-                    if (kind == 1)
-                        sim_table_num(sub, c, v);
-                    else if (kind == 2)
-                        sim_table_str(sub, c, s);
-                }
+                copy_row(sub, t, k);
             }
             line_spec ls = {.scope = "phase", .col = "throughput", .errcol = "throughput_sd",
                             .scale = 1, .ylabel = "requests/s", .yrange = "[0:*]",
@@ -1661,16 +1667,7 @@ static sim_table *rows_where(const sim_table *t, int col, double v)
     for (int r = 0; r < sim_table_nrows(t); r++) {
         if (cell_num_at(t, r, col) != v)
             continue;
-        sim_table_row(o);
-        for (int c = 0; c < sim_table_ncols(t); c++) {
-            double x;
-            const char *str = NULL;
-            int kind = sim_table_cell(t, r, c, &x, &str);
-            if (kind == 1)
-                sim_table_num(o, c, x);
-            else if (kind == 2)
-                sim_table_str(o, c, str);
-        }
+        copy_row(o, t, r);
     }
     return o;
 }

@@ -591,8 +591,7 @@ int val_calib_params(const char *list, const sim_cfg *cfg, val_calib_param *para
             snprintf(keys[nk++], sizeof keys[0], "%s", t);
     } else {
         /* httpcore 0.16's passes have no idle x connections term */
-        const sim_cfg_entry *hc = sim_cfg_find(cfg, "client", "httpcore");
-        int h016 = hc && !strcmp(hc->value, "0.16");
+        int h016 = tf_params_cfg_httpcore016(cfg);
         for (size_t i = 0; i < nreg && nk < 64; i++)
             if (reg[i].fit) {
                 tf_params_key(&reg[i], keys[nk], sizeof keys[0]);

@@ -49,20 +49,6 @@ static void note(val_prediction *p, const char *fmt, ...)
     va_end(ap);
 }
 
-static const char *grouped(double v, char *buf, size_t len)
-{
-    char raw[64];
-    snprintf(raw, sizeof raw, "%.0f", v);
-    size_t n = strlen(raw), o = 0;
-    for (size_t i = 0; i < n && o + 2 < len; i++) {
-        buf[o++] = raw[i];
-        size_t left = n - 1 - i;
-        if (left > 0 && left % 3 == 0 && raw[i] != '-')
-            buf[o++] = ',';
-    }
-    buf[o] = '\0';
-    return buf;
-}
 
 /* ---- progress: each step maps its share onto a slice of the bar ---- */
 
@@ -377,9 +363,9 @@ static void describe_own(val_prediction *p, const val_tigerbench_arch *ta)
         note(p, "%s's accounting.hold at concurrency %ld (%.3f ms) matches %s holds rows at its "
                 "middle repetition, where the series' order gives %s: its points run on the "
                 "series' rows %s %s", p->target, p->c0, h ? 1e3 * h->mean : NAN,
-             grouped(p->rows_timing, r1, sizeof r1), grouped(p->rows_series, r2, sizeof r2),
+             val_series_grouped(p->rows_timing, r1, sizeof r1), val_series_grouped(p->rows_series, r2, sizeof r2),
              p->rows_timing >= p->rows_series ? "plus" : "minus",
-             grouped(fabs(p->rows_timing - p->rows_series), r3, sizeof r3));
+             val_series_grouped(fabs(p->rows_timing - p->rows_series), r3, sizeof r3));
     }
     if (w->np && w->npts) {
         for (int i = 0; i < TF_NKINDS; i++)
@@ -427,10 +413,11 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
     else
         note(p, "baseline %s: fitted from %s now (%u iterations, %u evaluations, objective "
                 "%.5g; key %s)", b->arch, b->file, b->iters, b->evals, b->objective, b->key);
-    const sim_cfg_entry *hc = sim_cfg_find(b->cfg, "client", "httpcore");
-    if (hc && !strcmp(hc->value, "0.16"))
+    if (tf_params_cfg_httpcore016(b->cfg)) {
+        const sim_cfg_entry *hc = sim_cfg_find(b->cfg, "client", "httpcore");
         note(p, "load generator: httpcore 0.16 (Debian 12's python3-httpx 0.23.3), as %s sets it",
              hc->line ? hc->origin : "--set");
+    }
     else
         note(p, "load generator: httpcore 1.0 (TigerFans pins httpx 0.28.1); for data measured "
                 "with Debian 12's python3-httpx add --config configs/tigerfans/client_debian12.ini "

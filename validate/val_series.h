@@ -126,4 +126,8 @@ const char *val_series_describe(const val_series *s, const char *arch, long c, c
 /* The name of an order ("by concurrency", ...). */
 const char *val_series_order_name(int order);
 
+/* v rounded to an integer with thousands separators ("12,000") in buf
+ * (caller's, len bytes); returns buf. */
+const char *val_series_grouped(double v, char *buf, size_t len);
+
 #endif
