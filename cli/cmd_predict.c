@@ -15,7 +15,7 @@ const char cmd_predict_usage[] =
     "usage: tfsim predict --tigerbench FILE --baseline ARCH --target ARCH\n"
     "                     [--config CALIBRATED.ini] [--calibrate] [--reps N] [--seed N]\n"
     "                     [--rows0 N] [--set S.K=V]... [--jobs N] [--db FILE]\n"
-    "                     [--format text|csv|json]\n"
+    "                     [--client auto|config|debian12] [--format text|csv|json]\n"
     "\n"
     "Predict the per-phase throughput of the TARGET architecture at every\n"
     "concurrency measured for the BASELINE, from (a) the model calibrated on the\n"
@@ -29,6 +29,12 @@ const char cmd_predict_usage[] =
     "a fit from FILE now, as `tfsim calibrate` with its defaults does (stored in\n"
     "--db when given, so that the next predict is instant).  --calibrate fits\n"
     "it from FILE whatever is at hand (from --config's values when given).\n"
+    "A fit (or a stored one) is made with the load generator --client names:\n"
+    "auto (default): when neither the config nor --set names client.httpcore,\n"
+    "with the config's (TigerFans' pinned httpx 0.28 / httpcore 1.0) and with\n"
+    "Debian 12's httpx 0.23 / httpcore 0.16 (the client of\n"
+    "configs/tigerfans/client_debian12.ini, embedded), keeping the one whose\n"
+    "fit is closer; config: the config's only; debian12: Debian's only.\n"
     "(b) Every light-load timing of the target\n"
     "fixes its own matching demand, as the seed's Amdahl table does: TigerBeetle's\n"
     "batch latency, the Redis client's cost, the PostgreSQL statement cost and,\n"
@@ -85,6 +91,13 @@ int cmd_predict(int argc, char **argv)
             ca.run.arch = v;
         } else if (!strcmp(a, "--target")) {
             o.target = v;
+        } else if (!strcmp(a, "--client")) {
+            int c = val_predict_client_parse(v);
+            if (c < 0) {
+                rc = cli_usage_error(cmd, "--client: '%s' is not auto, config or debian12", v);
+                goto done;
+            }
+            o.client = c;
         } else if (!strcmp(a, "--reps")) {
             if (cli_parse_long(cmd, a, v, 2, 100000, &n)) {
                 rc = EXIT_INPUT;

@@ -653,7 +653,7 @@ int val_calib_base(const char *base_path, const val_tigerbench *tb, const char *
         const sim_cfg_entry *e = sim_cfg_at(ov, i);
         char line[SIM_CFG_MAX_LINE];
         snprintf(line, sizeof line, "%s.%s=%s", e->section, e->key, e->value);
-        if (sim_cfg_set(cfg, line, err))
+        if (sim_cfg_set_as(cfg, line, e->origin, err))
             return err->code;
     }
     return err->code;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "models/tf_params.h"
+#include "validate/val_presets.h"
 
 static const char *const kind_rows[TF_NKINDS] = {
     "accounting.hold",    "accounting.commit_order",       "paymentsession.save",
@@ -22,6 +23,22 @@ void val_predict_opts_init(val_predict_opts *o)
     val_calib_run_opts_init(&o->base);
     o->reps = 10;
     o->mape_from = 5;
+}
+
+static const char *const client_names[] = {"auto", "config", "debian12"};
+
+const char *val_predict_client_name(int client)
+{
+    assert(client >= 0 && client < 3);
+    return client_names[client];
+}
+
+int val_predict_client_parse(const char *name)
+{
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(name, client_names[i]))
+            return i;
+    return -1;
 }
 
 const char *val_predict_source_name(int source)
@@ -114,6 +131,51 @@ static int baseline_step(const val_predict_opts *o, val_prediction *p, double sh
     }
     p->source = VAL_PREDICT_FITTED;
     return val_calib_solve(cache, 1, b, err);
+}
+
+/* The overrides with the debian12 preset under the caller's (which win):
+ * a new config owned by the caller. */
+static sim_cfg *preset_overrides(const sim_cfg *user, sim_err *err)
+{
+    sim_cfg *ov = sim_cfg_new();
+    if (val_preset_apply("debian12", ov, err) == SIM_OK)
+        for (size_t i = 0; user && i < sim_cfg_count(user) && err->code == SIM_OK; i++) {
+            const sim_cfg_entry *e = sim_cfg_at(user, i);
+            char line[SIM_CFG_MAX_LINE];
+            snprintf(line, sizeof line, "%s.%s=%s", e->section, e->key, e->value);
+            sim_cfg_set_as(ov, line, e->origin, err);
+        }
+    return ov;
+}
+
+/* AUTO: the baseline again with the preset's client; the lower objective
+ * stays in p->base.  alt_opts: the run options with the preset's overrides. */
+static int baseline_other_client(const val_predict_opts *o, const val_calib_run_opts *alt_opts,
+                                 val_prediction *p, double from, double to, sim_err *err)
+{
+    val_calibration *alt = malloc(sizeof *alt);
+    assert(alt);
+    int rc = val_calib_prepare(alt_opts, alt, err);
+    slice sl;
+    with_slice(&alt->fit_opts, &sl, &o->base.fit_opts, from, to);
+    if (rc == SIM_OK)
+        rc = val_calib_solve(o->base.cache, o->force_fit, alt, err);
+    alt->fit_opts = o->base.fit_opts; /* the slice lives on this stack */
+    if (rc == SIM_OK) {
+        p->client_tried = 1;
+        p->client_obj[0] = p->base.objective;
+        p->client_obj[1] = alt->objective;
+        if (alt->objective < p->base.objective) {
+            val_calibration tmp = p->base;
+            p->base = *alt;
+            *alt = tmp;
+            p->client_debian12 = 1;
+            p->source = p->base.cached ? VAL_PREDICT_CACHED : VAL_PREDICT_FITTED;
+        }
+    }
+    val_calib_fini(alt);
+    free(alt);
+    return rc;
 }
 
 /* ---- step 2: the target's own demands at light load ---- */
@@ -390,18 +452,49 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
     p->mape_from = o->mape_from;
     sim_mape_init(&p->mape_sim);
     sim_mape_init(&p->mape_amdahl);
-    if (val_calib_prepare(&o->base, &p->base, err))
-        return err->code;
+    /* the preset's client under the caller's overrides (DEBIAN12, or
+     * AUTO's second fit) */
+    sim_cfg *pov = NULL;
+    val_calib_run_opts alt_opts = o->base;
+    if (o->client != VAL_PREDICT_CLIENT_CONFIG) {
+        pov = preset_overrides(o->base.overrides, err);
+        alt_opts.overrides = pov;
+        if (err->code) {
+            sim_cfg_free(pov);
+            return err->code;
+        }
+    }
+    val_predict_opts oo = *o;
+    if (o->client == VAL_PREDICT_CLIENT_DEBIAN12) {
+        oo.base = alt_opts;
+        p->client_debian12 = 1;
+    }
+    int rc0 = val_calib_prepare(&oo.base, &p->base, err);
     val_calibration *b = &p->base;
+    /* AUTO tries both clients when the baseline is fitted or stored and
+     * nothing names the client */
+    int both = rc0 == SIM_OK && o->client == VAL_PREDICT_CLIENT_AUTO &&
+               !sim_cfg_find(b->cfg, "client", "httpcore") && (!o->base.config || o->force_fit) &&
+               (o->force_fit || strcmp(b->arch, TF_PARAMS_CALIBRATED_ARCH) ||
+                strcmp(b->data_hash, TF_PARAMS_CALIBRATED_DATA));
+    if (rc0 == SIM_OK)
+        rc0 = baseline(&oo, p, both ? 0.375 : 0.75, err);
+    if (rc0 == SIM_OK && both && (p->source == VAL_PREDICT_FITTED || p->source == VAL_PREDICT_CACHED))
+        rc0 = baseline_other_client(&oo, &alt_opts, p, 0.375, 0.75, err);
+    p->client_ov = pov; /* the target is simulated with the baseline's client */
+    if (rc0)
+        return rc0;
+    /* from here on, the options of the client kept */
+    val_predict_opts oc = *o;
+    if (p->client_debian12)
+        oc.base.overrides = pov;
+    o = &oc;
     const val_tigerbench_arch *ba, *ta;
     if (val_tigerbench_arch_get(b->tb, b->arch, &ba, err) ||
         val_tigerbench_arch_get(b->tb, p->target, &ta, err))
         return err->code;
     for (size_t i = 0; i < b->series.nnotes; i++)
         note(p, "%s", b->series.notes[i]);
-    /* 1 */
-    if (baseline(o, p, 0.75, err))
-        return err->code;
     if (p->source == VAL_PREDICT_SHIPPED)
         note(p, "baseline %s: the shipped calibration (the embedded defaults were fitted on these "
                 "data: configs/tigerfans/base.ini); --calibrate fits it again", b->arch);
@@ -413,12 +506,18 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
     else
         note(p, "baseline %s: fitted from %s now (%u iterations, %u evaluations, objective "
                 "%.5g; key %s)", b->arch, b->file, b->iters, b->evals, b->objective, b->key);
+    if (p->client_tried)
+        note(p, "load generator: the baseline fitted with httpcore 1.0's pool (TigerFans pins "
+                "httpx 0.28.1), objective %.5g, and with Debian 12's httpx 0.23 / httpcore 0.16 "
+                "(the client of %s), objective %.5g: %s kept (--client config|debian12 picks one)",
+             p->client_obj[0], val_preset_path("debian12"), p->client_obj[1],
+             p->client_debian12 ? "Debian's" : "1.0's");
     if (tf_params_cfg_httpcore016(b->cfg)) {
         const sim_cfg_entry *hc = sim_cfg_find(b->cfg, "client", "httpcore");
         note(p, "load generator: httpcore 0.16 (Debian 12's python3-httpx 0.23.3), as %s sets it",
-             hc->line ? hc->origin : "--set");
+             hc->origin);
     }
-    else
+    else if (!p->client_tried)
         note(p, "load generator: httpcore 1.0 (TigerFans pins httpx 0.28.1); for data measured "
                 "with Debian 12's python3-httpx add --config configs/tigerfans/client_debian12.ini "
                 "--calibrate (its pool, client.httpcore = 0.16, throttles far less)");
@@ -509,6 +608,8 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
 
 void val_predict_fini(val_prediction *p)
 {
+    sim_cfg_free(p->client_ov);
+    p->client_ov = NULL;
     val_calib_fini(&p->base);
     val_calib_fini(&p->own);
 }

@@ -9,7 +9,9 @@
  *     shipped calibration (the embedded defaults) when the baseline's data
  *     are those it was fitted on (TF_PARAMS_CALIBRATED_DATA); else a fit of
  *     the baseline from the file (saved in the cache).  force_fit skips the
- *     second and third.
+ *     second and third.  A fit or a stored one is made with either load
+ *     generator (opts.client, AUTO by default: both, the lower objective
+ *     kept).
  *  2. The target's own demands: at its lowest concurrency with operation
  *     timings (a light-load probe), every timing fixes the matching
  *     demand, as the seed's Amdahl table takes each component's time from
@@ -43,6 +45,7 @@
 
 #include <stddef.h>
 
+#include "sim/sim_cfg.h"
 #include "sim/sim_stats.h"
 #include "sim/sim_table.h"
 #include "validate/val_calib.h"
@@ -58,7 +61,27 @@ typedef struct val_predict_opts {
     int force_fit;             /* fit the baseline from the file even when a calibration is
                                   at hand (stored or shipped) */
     long mape_from;            /* MAPE over the concurrencies >= this */
+    int client;                /* enum val_predict_client */
 } val_predict_opts;
+
+/* The load generator the baseline is fitted with.  AUTO: when the baseline
+ * is fitted (or read from the cache) and neither the config nor --set
+ * names client.httpcore, fit it with the config's client and with the
+ * "debian12" preset (validate/val_presets.h: Debian 12's httpx 0.23 /
+ * httpcore 0.16) and keep the lower objective: the same data, points and
+ * weights, one speed factor fitted for either client.  CONFIG: the
+ * config's client only.  DEBIAN12: the preset only (as --config
+ * configs/tigerfans/client_debian12.ini over the given base). */
+enum val_predict_client {
+    VAL_PREDICT_CLIENT_AUTO = 0,
+    VAL_PREDICT_CLIENT_CONFIG,
+    VAL_PREDICT_CLIENT_DEBIAN12
+};
+
+/* The name of a client choice ("auto", "config", "debian12"), and the
+ * choice for a name (-1: unknown). */
+const char *val_predict_client_name(int client);
+int val_predict_client_parse(const char *name);
 
 /* The defaults (one place): val_calib_run_opts_init, 10 replications,
  * MAPE from concurrency 5. */
@@ -83,6 +106,11 @@ typedef struct val_predict_point {
 typedef struct val_prediction {
     val_calibration base;          /* the baseline (owned) */
     int source;                    /* enum val_predict_source */
+    int client_tried;              /* 1: AUTO fitted both clients (objectives below) */
+    int client_debian12;           /* 1: the baseline's client is the debian12 preset */
+    double client_obj[2];          /* AUTO: objective with the config's client, the preset's */
+    sim_cfg *client_ov;            /* the overrides with the preset's client (owned; NULL:
+                                      CONFIG) */
     val_calibration own;           /* the target's light-load fit (owned; own.np = 0: none) */
     long c0;                       /* the target's light-load concurrency (0: no timings) */
     double rows_series, rows_timing; /* target's holds rows at c0: the series', its hold's */
