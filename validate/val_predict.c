@@ -521,6 +521,18 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
         note(p, "load generator: httpcore 1.0 (TigerFans pins httpx 0.28.1); for data measured "
                 "with Debian 12's python3-httpx add --config configs/tigerfans/client_debian12.ini "
                 "--calibrate (its pool, client.httpcore = 0.16, throttles far less)");
+    if (!strcmp(ta->payments, "redis")) {
+        const sim_cfg_entry *rh = sim_cfg_find(b->cfg, "host", "redis_on_host");
+        int on = 0;
+        if (rh)
+            sim_parse_bool(rh->value, &on, NULL);
+        if (!on)
+            note(p, "Redis: on cores of its own (host.redis_on_host = false, as for the TigerBench "
+                    "host); for a run with Redis on the same few cores as the rest (TigerFans' "
+                    "Makefile on a 2-core machine) add --set host.redis_on_host=true: with "
+                    "io-threads 4 the webhook can fall at concurrency 8-20 (README: Redis I/O "
+                    "threads)");
+    }
     /* 2 */
     if (own_fit(o, p, ta, 0.75, 0.85, err))
         return err->code;
