@@ -99,6 +99,10 @@ else bad "calibrate with httpcore 0.16 fits client.cpu_scale, not pool_idle_cpu"
 expect 0 "predict pg_redis" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target pg_redis --reps 2 --format csv
 expect_err "pg_redis's accounting.hold at concurrency 1 (5.984 ms) matches" "predict: state from the hold timing"
 expect_err "pg_redis at concurrency 1 ran after pg_pg at 1 on the same database: 12,000 holds rows at its start" "predict: state from the order"
+expect_err "Redis: on cores of its own (host.redis_on_host = false" "predict says where Redis runs"
+expect 0 "predict pg_redis, Redis on the host" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
+    --target pg_redis --reps 2 --format csv --set host.redis_on_host=true
+if grep -q "Redis: on cores of its own" "$tmp/err"; then bad "predict: no Redis note once it is on the host"; else ok; fi
 # with the target measured (pg_pg against itself), errors and Amdahl columns appear
 # Two withheld tb_redis figures are known: the seed document quotes the
 # concurrency-10 means of the same dataset (its pg_pg figures, 272 and 389.7,
