@@ -1,5 +1,5 @@
 /* Tests for validate/val_presets: the embedded copy of a preset's file
- * applies exactly the keys of its section that the file on disk holds (so
+ * applies exactly the keys of its sections that the file on disk holds (so
  * that the binary and configs/ cannot drift apart), nothing from its
  * include or other sections, and an unknown name is an input error. */
 #include "tests/test_util.h"
@@ -17,14 +17,14 @@ static void test_debian12_matches_file(void **state)
     assert_string_equal(path, "configs/tigerfans/client_debian12.ini");
     sim_cfg *file = sim_cfg_new();
     assert_int_equal(sim_cfg_load(file, path, &err), SIM_OK);
-    /* every [client] key the file itself sets, with its value */
+    /* every [client] and [host] key the file itself sets, with its value */
     size_t nfile = 0;
     for (size_t i = 0; i < sim_cfg_count(file); i++) {
         const sim_cfg_entry *e = sim_cfg_at(file, i);
-        if (strcmp(e->origin, path) || strcmp(e->section, "client"))
+        if (strcmp(e->origin, path) || (strcmp(e->section, "client") && strcmp(e->section, "host")))
             continue;
         nfile++;
-        const sim_cfg_entry *p = sim_cfg_find(ov, "client", e->key);
+        const sim_cfg_entry *p = sim_cfg_find(ov, e->section, e->key);
         assert_non_null(p);
         assert_string_equal(p->value, e->value);
         assert_non_null(strstr(p->origin, path));
@@ -33,6 +33,7 @@ static void test_debian12_matches_file(void **state)
     assert_true(nfile >= 5);
     assert_int_equal(sim_cfg_count(ov), nfile);
     assert_string_equal(sim_cfg_find(ov, "client", "httpcore")->value, "0.16");
+    assert_string_equal(sim_cfg_find(ov, "host", "redis_on_host")->value, "true");
     assert_null(sim_cfg_find(ov, "model", "name"));
     sim_cfg_free(file);
     sim_cfg_free(ov);

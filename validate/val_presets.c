@@ -8,13 +8,15 @@
 #include <string.h>
 
 typedef struct preset {
-    const char *name, *path, *section;
+    const char *name, *path;
+    const char *sections[4]; /* the sections applied (NULL-terminated) */
     const unsigned char *text;
     const unsigned int *len;
 } preset;
 
 static const preset presets[] = {
-    {"debian12", "configs/tigerfans/client_debian12.ini", "client", val_preset_client_debian12_ini,
+    {"debian12", "configs/tigerfans/client_debian12.ini", {"client", "host", NULL},
+     val_preset_client_debian12_ini,
      &val_preset_client_debian12_ini_len},
 };
 
@@ -69,7 +71,10 @@ int val_preset_apply(const char *name, sim_cfg *ov, sim_err *err)
     snprintf(origin, sizeof origin, "%s (embedded)", p->path);
     for (size_t i = 0; i < sim_cfg_count(c) && err->code == SIM_OK; i++) {
         const sim_cfg_entry *e = sim_cfg_at(c, i);
-        if (strcmp(e->section, p->section))
+        int applied = 0;
+        for (size_t k = 0; p->sections[k]; k++)
+            applied |= !strcmp(e->section, p->sections[k]);
+        if (!applied)
             continue;
         char line[SIM_CFG_MAX_LINE];
         snprintf(line, sizeof line, "%s.%s=%s", e->section, e->key, e->value);

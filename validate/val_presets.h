@@ -4,12 +4,14 @@
  * the one place their values are written; the binary carries a copy.
  *
  * Presets:
- *  - "debian12": the [client] section of configs/tigerfans/client_debian12.ini
- *    (the load generator on Debian 12's python3-httpx 0.23 / httpcore 0.16,
- *    its costs measured on this kind of machine).  `tfsim predict` tries it
- *    against the config's own client when it fits a baseline.
+ *  - "debian12": the [client] and [host] sections of
+ *    configs/tigerfans/client_debian12.ini: the load generator on Debian 12's
+ *    python3-httpx 0.23 / httpcore 0.16, its costs measured on this kind of
+ *    machine, and Redis on the same host (TigerFans' Makefile run on one
+ *    Debian machine).  `tfsim predict` tries it against the config's own
+ *    client when it fits a baseline.
  *
- * Invariants: only the preset's own section is applied (a file's include
+ * Invariants: only the preset's own sections are applied (a file's include
  * line and its other sections are not: the base config stays the caller's).
  * Cost: one parse of a few hundred bytes.
  */
