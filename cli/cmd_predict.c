@@ -15,7 +15,8 @@ const char cmd_predict_usage[] =
     "usage: tfsim predict --tigerbench FILE --baseline ARCH --target ARCH\n"
     "                     [--config CALIBRATED.ini] [--calibrate] [--reps N] [--seed N]\n"
     "                     [--rows0 N] [--set S.K=V]... [--jobs N] [--db FILE]\n"
-    "                     [--client auto|config|debian12] [--format text|csv|json]\n"
+    "                     [--client auto|config|debian12] [--iter N]\n"
+    "                     [--format text|csv|json]\n"
     "\n"
     "Predict the per-phase throughput of the TARGET architecture at every\n"
     "concurrency measured for the BASELINE, from (a) the model calibrated on the\n"
@@ -35,6 +36,7 @@ const char cmd_predict_usage[] =
     "Debian 12's httpx 0.23 / httpcore 0.16 (the client of\n"
     "configs/tigerfans/client_debian12.ini, embedded), keeping the one whose\n"
     "fit is closer; config: the config's only; debian12: Debian's only.\n"
+    "--iter N: simplex iterations of a baseline fit (default 150).\n"
     "(b) Every light-load timing of the target\n"
     "fixes its own matching demand, as the seed's Amdahl table does: TigerBeetle's\n"
     "batch latency, the Redis client's cost, the PostgreSQL statement cost and,\n"
@@ -98,6 +100,12 @@ int cmd_predict(int argc, char **argv)
                 goto done;
             }
             o.client = c;
+        } else if (!strcmp(a, "--iter")) {
+            if (cli_parse_long(cmd, a, v, 1, 100000, &n)) {
+                rc = EXIT_INPUT;
+                goto done;
+            }
+            ca.run.fit_opts.max_iter = (unsigned)n;
         } else if (!strcmp(a, "--reps")) {
             if (cli_parse_long(cmd, a, v, 2, 100000, &n)) {
                 rc = EXIT_INPUT;

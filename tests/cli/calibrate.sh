@@ -64,7 +64,9 @@ expect_err "baseline pg_pg: fitted from $data now" "predict --config --calibrate
 # both load generators and the closer fit kept.  Data the model itself made
 # with Debian's client (cpu_scale 0.8: another machine's speed) at 1, 10, 50
 # and 100 pick Debian's; the measured upstream points (httpcore 1.0.9) pick
-# 1.0's.  Phase rows only (the kinds' rows of pg_pg are left out of both).
+# 1.0's (objectives at --iter 25, which keeps the test short: 0.14 against
+# 1.60, and 0.17 against 1.27).  Phase rows only (the kinds' rows of pg_pg
+# are left out of both).
 subset() { # $1: simulated csv of calibrate (or - for the measured values), $2: out
     awk -F, -v OFS=, -v sim="$1" '
         BEGIN { if (sim != "-") while ((getline l < sim) > 0) { split(l, f, ","); x[f[1] "," f[2]] = f[4] } }
@@ -80,17 +82,19 @@ expect 0 "simulate pg_pg with Debian's client" -- "$TFSIM" calibrate --tigerbenc
 subset "$tmp/out" "$tmp/deb_synth.csv"
 subset - "$tmp/upstream_sub.csv"
 expect 0 "predict --client auto, Debian-made data" -- "$TFSIM" predict --tigerbench "$tmp/deb_synth.csv" \
-    --baseline pg_pg --target tb_redis --reps 2 --format csv
+    --baseline pg_pg --target tb_redis --reps 2 --iter 25 --format csv
 expect_err "with Debian 12's httpx 0.23 / httpcore 0.16 (the client of configs/tigerfans/client_debian12.ini), objective [0-9.e-]*: Debian's kept" \
     "predict --client auto picks Debian's client for data it made"
 expect_err "httpcore 0.16 (Debian 12's python3-httpx 0.23.3), as configs/tigerfans/client_debian12.ini (embedded) sets it" \
     "predict names the embedded preset"
 expect 0 "predict --client auto, upstream data" -- "$TFSIM" predict --tigerbench "$tmp/upstream_sub.csv" \
-    --baseline pg_pg --target tb_redis --reps 2 --format csv
+    --baseline pg_pg --target tb_redis --reps 2 --iter 25 --format csv
 expect_err "objective [0-9.e-]*: 1.0's kept" "predict --client auto keeps 1.0's client for TigerBench's data"
 expect 2 "predict --client bad" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target tb_redis \
     --client debian11
 expect_err "--client: 'debian11' is not auto, config or debian12" "predict names a bad --client"
+expect 2 "predict --iter 0" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target tb_redis --iter 0
+expect_err "--iter: expected an integer in 1..100000" "predict names a bad --iter"
 expect 0 "calibrate with httpcore 0.16" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --points 1,10 \
     --iter 1 --reps 1 --format csv --config configs/tigerfans/client_debian12.ini --out "$tmp/cal016.ini"
 if grep -q '^cpu_scale = ' "$tmp/cal016.ini" && ! grep -q '^pool_idle_cpu = ' "$tmp/cal016.ini"; then ok;
