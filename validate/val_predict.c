@@ -166,9 +166,13 @@ static int baseline_other_client(const val_predict_opts *o, const val_calib_run_
         p->client_obj[0] = p->base.objective;
         p->client_obj[1] = alt->objective;
         if (alt->objective < p->base.objective) {
-            val_calibration tmp = p->base;
+            /* swap (the structs are large: through the heap, not the stack) */
+            val_calibration *tmp = malloc(sizeof *tmp);
+            assert(tmp);
+            *tmp = p->base;
             p->base = *alt;
-            *alt = tmp;
+            *alt = *tmp;
+            free(tmp);
             p->client_debian12 = 1;
             p->source = p->base.cached ? VAL_PREDICT_CACHED : VAL_PREDICT_FITTED;
         }
