@@ -24,8 +24,8 @@
 #include <stdio.h>
 
 #include "cli/cli_scenario.h"
-#include "sim/sim_rep.h"
 #include "reports/rep_store.h"
+#include "sim/sim_rep.h"
 #include "sim/sim_table.h"
 
 typedef struct cli_sweep {
@@ -57,6 +57,11 @@ int cli_sweep_prepare(const cli_opts *o, sim_cfg *cfg, sim_cfg *ov, const char *
                       cli_sweep *sw, sim_err *err);
 void cli_sweep_fini(cli_sweep *sw);
 
+/* The results-database manifest of a sweep-like command over cfg (its
+ * strings borrowed from o, cfg and sw: valid while they are). */
+rep_manifest cli_sweep_manifest(const char *command, const cli_opts *o, const sim_cfg *cfg,
+                                const cli_sweep *sw);
+
 /* Run every point of sw over cfg (both borrowed).  With o->db, first open
  * the store and begin (or find) the sweep keyed by the config text, the
  * overrides without the varied key, the varied key, the values, the seed
@@ -66,11 +71,6 @@ void cli_sweep_fini(cli_sweep *sw);
  * points ran (each one's status says whether it failed; a failed save sets
  * store_failed and the sweep goes on without storing), or an error from
  * opening or reading the store, before anything was simulated. */
-/* The results-database manifest of a sweep-like command over cfg (its
- * strings borrowed from o, cfg and sw: valid while they are). */
-rep_manifest cli_sweep_manifest(const char *command, const cli_opts *o, const sim_cfg *cfg,
-                                const cli_sweep *sw);
-
 int cli_sweep_run(const char *cmd, const cli_opts *o, const sim_cfg *cfg, cli_sweep *sw,
                   sim_err *err);
 

@@ -28,7 +28,6 @@ static char *dupstr(const char *s)
     return d;
 }
 
-/* String cell of row r in the column named name, or NULL. */
 /* Append row r of src to dst (same columns, in the same order). */
 static void copy_row(sim_table *dst, const sim_table *src, int r)
 {
@@ -44,6 +43,7 @@ static void copy_row(sim_table *dst, const sim_table *src, int r)
     }
 }
 
+/* String cell of row r in the column named name, or NULL. */
 static const char *cell_str(const sim_table *t, int r, const char *name)
 {
     int c = sim_table_find_col(t, name);

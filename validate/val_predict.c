@@ -27,15 +27,9 @@ void val_predict_opts_init(val_predict_opts *o)
 
 static const char *const client_names[] = {"auto", "config", "debian12"};
 
-const char *val_predict_client_name(int client)
-{
-    assert(client >= 0 && client < 3);
-    return client_names[client];
-}
-
 int val_predict_client_parse(const char *name)
 {
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < (int)(sizeof client_names / sizeof client_names[0]); i++)
         if (!strcmp(name, client_names[i]))
             return i;
     return -1;
@@ -99,6 +93,16 @@ static int baseline(const val_predict_opts *o, val_prediction *p, double share, 
     int rc = baseline_step(o, p, share, err);
     p->base.fit_opts = o->base.fit_opts; /* the slice lived on baseline_step's stack */
     return rc;
+}
+
+/* The baseline's values are at hand without a fit or the cache: --config
+ * without --calibrate, or the shipped calibration for the data it was
+ * fitted on. */
+static int baseline_given(const val_predict_opts *o, const val_calibration *b)
+{
+    return !o->force_fit &&
+           (o->base.config || (!strcmp(b->arch, TF_PARAMS_CALIBRATED_ARCH) &&
+                               !strcmp(b->data_hash, TF_PARAMS_CALIBRATED_DATA)));
 }
 
 static int baseline_step(const val_predict_opts *o, val_prediction *p, double share,
@@ -429,7 +433,8 @@ static void describe_own(val_prediction *p, const val_tigerbench_arch *ta)
         note(p, "%s's accounting.hold at concurrency %ld (%.3f ms) matches %s holds rows at its "
                 "middle repetition, where the series' order gives %s: its points run on the "
                 "series' rows %s %s", p->target, p->c0, h ? 1e3 * h->mean : NAN,
-             val_series_grouped(p->rows_timing, r1, sizeof r1), val_series_grouped(p->rows_series, r2, sizeof r2),
+             val_series_grouped(p->rows_timing, r1, sizeof r1),
+             val_series_grouped(p->rows_series, r2, sizeof r2),
              p->rows_timing >= p->rows_series ? "plus" : "minus",
              val_series_grouped(fabs(p->rows_timing - p->rows_series), r3, sizeof r3));
     }
@@ -478,12 +483,10 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
     /* AUTO tries both clients when the baseline is fitted or stored and
      * nothing names the client */
     int both = rc0 == SIM_OK && o->client == VAL_PREDICT_CLIENT_AUTO &&
-               !sim_cfg_find(b->cfg, "client", "httpcore") && (!o->base.config || o->force_fit) &&
-               (o->force_fit || strcmp(b->arch, TF_PARAMS_CALIBRATED_ARCH) ||
-                strcmp(b->data_hash, TF_PARAMS_CALIBRATED_DATA));
+               !sim_cfg_find(b->cfg, "client", "httpcore") && !baseline_given(&oo, b);
     if (rc0 == SIM_OK)
         rc0 = baseline(&oo, p, both ? 0.375 : 0.75, err);
-    if (rc0 == SIM_OK && both && (p->source == VAL_PREDICT_FITTED || p->source == VAL_PREDICT_CACHED))
+    if (rc0 == SIM_OK && both)
         rc0 = baseline_other_client(&oo, &alt_opts, p, 0.375, 0.75, err);
     p->client_ov = pov; /* the target is simulated with the baseline's client */
     if (rc0)

@@ -78,9 +78,7 @@ enum val_predict_client {
     VAL_PREDICT_CLIENT_DEBIAN12
 };
 
-/* The name of a client choice ("auto", "config", "debian12"), and the
- * choice for a name (-1: unknown). */
-const char *val_predict_client_name(int client);
+/* The choice for a name ("auto", "config", "debian12"; -1: unknown). */
 int val_predict_client_parse(const char *name);
 
 /* The defaults (one place): val_calib_run_opts_init, 10 replications,

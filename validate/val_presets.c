@@ -52,7 +52,11 @@ int val_preset_apply(const char *name, sim_cfg *ov, sim_err *err)
         size_t s = i;
         while (s < e && (p->text[s] == ' ' || p->text[s] == '\t'))
             s++;
-        if (!(e - s >= 7 && !memcmp(p->text + s, "include", 7))) {
+        /* an "include = ..." line (the key alone, then blanks or '=') */
+        size_t k = s + 7;
+        int include = e - s >= 7 && !memcmp(p->text + s, "include", 7) &&
+                      (k == e || p->text[k] == ' ' || p->text[k] == '\t' || p->text[k] == '=');
+        if (!include) {
             memcpy(text + o, p->text + i, e - i);
             o += e - i;
         }

@@ -397,7 +397,8 @@ int val_series_build(const val_tigerbench *tb, const val_series_opts *o, val_ser
     }
     if (s->rows0 > 0) {
         char b[64];
-        note(s, "%s holds rows before the series (--rows0)", val_series_grouped(s->rows0, b, sizeof b));
+        note(s, "%s holds rows before the series (--rows0)",
+             val_series_grouped(s->rows0, b, sizeof b));
     }
     free(levels);
     free(listed);
@@ -547,11 +548,13 @@ const char *val_series_describe(const val_series *s, const char *arch, long c, c
     char r0[64];
     if (!pg)
         snprintf(buf, len, "%s at concurrency %ld%s: TigerBeetle accounting (the holds table "
-                 "does not matter); %s goodies left", arch, c, what, val_series_grouped(goodies, g1, sizeof g1));
+                 "does not matter); %s goodies left", arch, c, what,
+                 val_series_grouped(goodies, g1, sizeof g1));
     else if (before[0])
         snprintf(buf, len, "%s at concurrency %ld%s ran after %s on the same database: %s holds "
                  "rows at its start, %s at its middle repetition; %s goodies left", arch, c, what,
-                 before, val_series_grouped(start, r0, sizeof r0), val_series_grouped(rows, r1, sizeof r1),
+                 before, val_series_grouped(start, r0, sizeof r0),
+                 val_series_grouped(rows, r1, sizeof r1),
                  val_series_grouped(goodies, g1, sizeof g1));
     else
         snprintf(buf, len, "%s at concurrency %ld%s ran first: %s holds rows at its start, %s at "
