@@ -51,7 +51,7 @@ typedef struct rb {
     sim_ps host;
     sim_station client; /* the client's event loop */
     tf_redis redis;
-    gsl_rng *r_client, *r_redis, *r_arr;
+    gsl_rng *r_client, *r_redis, *r_arr, *r_wake;
     sim_pool reqs;
     long issued, done;
     double t_last;
@@ -199,11 +199,12 @@ static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, 
     B->r_client = sim_rng_new_kind(p->rng, seed, rep, 0);
     B->r_redis = sim_rng_new_kind(p->rng, seed, rep, 3);
     B->r_arr = sim_rng_new_kind(p->rng, seed, rep, 6);
+    B->r_wake = sim_rng_new_kind(p->rng, seed, rep, 9);
     sim_ps_init(&B->host, p->cores);
     sim_station_init(&B->client, 1);
     if (p->client_on_host)
         sim_station_run_on(&B->client, &B->host);
-    tf_redis_init(&B->redis, p, p->redis_on_host ? &B->host : NULL);
+    tf_redis_init(&B->redis, p, p->redis_on_host ? &B->host : NULL, B->r_wake);
     sim_pool_init(&B->reqs, sizeof(rreq), 256);
     sim_welford_init(&B->lat);
     sim_hist_init(&B->lat_h);
@@ -248,6 +249,7 @@ static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, 
     gsl_rng_free(B->r_client);
     gsl_rng_free(B->r_redis);
     gsl_rng_free(B->r_arr);
+    gsl_rng_free(B->r_wake);
     sim_fini(&B->s);
     free(B);
     return rc;

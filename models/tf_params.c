@@ -196,8 +196,12 @@ static const tf_param registry[] = {
      .source = "false; tfsim compare sets it for a local Redis whose CPU it reads"},
     {{"host", "wake_affine", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
        "a statement sent while its loop keeps running and no host core is idle starts when "
-       "the loop's burst ends (Linux wakes the backend on the waker's core)"},
-     TF_BOOL(wake_affine), .source = "false; tfsim compare sets it with the backends on the host"},
+       "the loop's burst ends (Linux wakes the backend on the waker's core); so does a "
+       "command that wakes Redis on the host (until the burst ends or the next tick)"},
+     TF_BOOL(wake_affine),
+     .source = "false: perf trace of live TigerFans on this VM (its server's wake-ups of Redis "
+               "and the backends run at once); tfsim compare sets it for its driver, "
+               "configs/redis/benchmark.ini for redis-benchmark (perf sched)"},
     {{"host", "rtt", SIM_CFG_DUR, "40us", 0, 1, NULL, "s", "network round trip (loopback)"},
      TF_DOUBLE(net_rtt), .source = "loopback round trip"},
     {{"host", "sched_tick", SIM_CFG_DUR, "4ms", 1e-6, 1, NULL, "s",
@@ -307,6 +311,13 @@ static const tf_param registry[] = {
        "serverCron calls per second; each stops the I/O threads when no client is pending "
        "(redis.conf default hz 10; server.c serverCron calls stopThreadedIOIfNeeded)"},
      TF_DOUBLE(redis_hz), .source = "redis.conf default hz 10"},
+    {{"redis", "wake_wait", SIM_CFG_NUM, "0.025", 0, 1, NULL, "share",
+       "share of the sleeping main thread's wake-ups that wait for the next scheduler tick "
+       "(stacked behind a busy task, preempted, a late remote wake-up); the commands that "
+       "arrive meanwhile join its first cycle; only with redis_on_host"},
+     TF_DOUBLE(redis_wake_wait),
+     .source = "perf trace of live TigerFans on this VM (pg_redis webhooks): of Redis's "
+               "wake-ups by the server, 3.3% (concurrency 10) and 1.5% (100) waited over 1 ms"},
 
     {{"tigerbeetle", "batch_base", SIM_CFG_DIST, "gamma(shape=8, mean=1.6ms)", 0, 0, NULL, "s",
        "latency of a batch, fixed part (single replica, development mode)"},

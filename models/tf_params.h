@@ -124,6 +124,7 @@ typedef struct tf_params {
     int redis_io_do_reads;       /* io-threads-do-reads */
     long redis_io_per_thread;    /* threads on while pending writes >= io_threads x this */
     double redis_hz;             /* serverCron calls per second */
+    double redis_wake_wait;      /* share of the main thread's wake-ups that wait a tick */
 
     /* TigerBeetle */
     sim_dist tb_base;            /* batch latency independent of size */

@@ -8,11 +8,13 @@
 
 enum { MAIN = 0 };
 
-void tf_redis_init(tf_redis *r, const tf_params *p, sim_ps *cpu)
+void tf_redis_init(tf_redis *r, const tf_params *p, sim_ps *cpu, gsl_rng *rng)
 {
     memset(r, 0, sizeof *r);
     r->p = p;
     r->cpu = cpu;
+    r->rng = rng;
+    assert(rng || !(p->redis_wake_wait > 0 && p->redis_wake_wait < 1));
     sim_queue_init(&r->wait, 64);
     r->n_io = (int)p->redis_io_threads;
     assert(r->n_io >= 1);
@@ -314,6 +316,22 @@ void tf_redis_waker_idle(tf_redis *r, sim *s, const void *waker)
     }
 }
 
+/* Does this wake-up wait for the next tick (redis.wake_wait)?  A draw
+ * only for a share strictly between 0 and 1. */
+static int stalls(tf_redis *r)
+{
+    double q = r->p->redis_wake_wait;
+    return q >= 1 || (q > 0 && gsl_rng_uniform(r->rng) < q);
+}
+
+/* The first scheduler tick after now. */
+static double next_tick(const tf_redis *r, const sim *s)
+{
+    double k = floor(s->now / r->p->sched_tick) + 1;
+    double t = k * r->p->sched_tick;
+    return t <= s->now ? (k + 1) * r->p->sched_tick : t;
+}
+
 void tf_redis_arrive(tf_redis *r, sim *s, void *obj, double service, sim_fn done)
 {
     tf_redis_arrive_from(r, s, obj, service, done, NULL, 0, 0);
@@ -325,22 +343,29 @@ void tf_redis_arrive_from(tf_redis *r, sim *s, void *obj, double service, sim_fn
     assert(service >= 0);
     sim_job j = {obj, done, s->now, service};
     sim_queue_push(&r->wait, j);
-    if (!r->busy && !r->in_cycle && !r->stacked && r->cpu && !r->active && waker && sent_busy) {
+    int asleep = !r->busy && !r->in_cycle && !r->stacked && r->cpu && !r->active;
+    if (asleep && r->p->wake_affine && waker && sent_busy) {
         /* woken on the busy loop's core: it runs when the loop sleeps (the
          * loop's last commands in) or at the next tick; a loop that has
          * slept since sent its last commands at this same moment's
          * arrivals: they join (a release after them, now) */
         r->stacked = waker;
         if (busy_now) {
-            double k = floor(s->now / r->p->sched_tick) + 1;
-            double t = k * r->p->sched_tick;
-            if (t <= s->now)
-                t = (k + 1) * r->p->sched_tick;
-            r->stack_seq = sim_at(s, t, 0, stack_tick, r);
+            r->stack_seq = sim_at(s, next_tick(r, s), 0, stack_tick, r);
         } else {
             r->releasing = 1;
             r->stack_seq = sim_after(s, 0, 0, stack_tick, r);
         }
+        sim_tavg_set(&r->nwait, s->now, (double)sim_queue_len(&r->wait));
+        return;
+    }
+    if (asleep && stalls(r)) {
+        /* this wake-up waits for the next tick, whatever its sender does;
+         * the commands that arrive meanwhile join (stacked on r itself:
+         * no loop's sleep releases it) */
+        r->stacked = r;
+        r->releasing = 1;
+        r->stack_seq = sim_at(s, next_tick(r, s), 0, stack_tick, r);
         sim_tavg_set(&r->nwait, s->now, (double)sim_queue_len(&r->wait));
         return;
     }

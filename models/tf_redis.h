@@ -8,18 +8,29 @@
  * event-loop cycle at its end, in beforeSleep; the model sends each when
  * its command is done, as it always has: microseconds apart.)
  *
- * Waking up (Redis on the host, threads off): a command sent to the
- * sleeping main thread by a loop that had more to run (a burst running or
- * ready) wakes it on that loop's core, where it runs once the loop has
- * nothing left to run (it sleeps in poll; then half a round trip later,
- * when the loop's last commands are in) or at the next scheduler tick
- * (host.sched_tick: the loop is preempted), whichever comes first; the
- * commands that arrive meanwhile join its first cycle.  (A write to a
- * unix socket is a synchronous wake-up: Linux puts the woken thread on the
- * waker's CPU when the waker is alone there, and on this VM, whose CPUs
- * share no cache, it finds no idle sibling to move it to; perf sched
- * showed redis-benchmark and redis-server taking turns on one CPU.)  From
- * an idle loop, or off the host, the command wakes it at once.
+ * Waking up (Redis on the host, threads off), two rules, each measured:
+ *  - host.wake_affine: a command sent to the sleeping main thread by a
+ *    loop that had more to run (a burst running or ready) wakes it on
+ *    that loop's core, where it runs once the loop has nothing left to
+ *    run (it sleeps in poll; then half a round trip later, when the
+ *    loop's last commands are in) or at the next scheduler tick
+ *    (host.sched_tick: the loop is preempted), whichever comes first.  (A
+ *    write to a unix socket is a synchronous wake-up: Linux puts the woken
+ *    thread on the waker's CPU when the waker is alone there, and on this
+ *    VM, whose CPUs share no cache, it finds no idle sibling to move it
+ *    to; perf sched showed redis-benchmark and redis-server taking turns
+ *    on one CPU: configs/redis/benchmark.ini sets it.)
+ *  - otherwise, with probability redis.wake_wait, the wake-up waits for
+ *    the next tick whatever its sender does.  (TigerFans' server, traced
+ *    live with perf on this VM, wakes Redis onto the other CPU 35-75% of
+ *    the time, and where it shares the CPU Redis runs within 4 us (p90);
+ *    but 1.5-3.3% of the wake-ups wait over 1 ms: behind the server until
+ *    its tick, preempted, or a late wake-up from an idle vCPU.  Those few
+ *    matter: each cycle of 8 clients they gather starts the threads for
+ *    8-50 ms.)
+ * In both the commands that arrive meanwhile join the first cycle.  Else,
+ * and off the host, a command wakes the main thread at once (a
+ * processor-sharing share of the cores).
  *
  * Event-loop cycles: the commands that arrive while the main thread is
  * busy are the ones its next epoll_wait returns; one cycle handles them
@@ -68,6 +79,8 @@
 
 #include <stdint.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "models/tf_params.h"
 #include "sim/sim.h"
 #include "sim/sim_hogs.h"
@@ -103,6 +116,7 @@ typedef struct tf_redis {
     sim_hogs hogs;             /* 0: main thread, 1..N-1: I/O threads */
     tf_redis_io *io;           /* N handles, owned */
     const void *stacked;       /* the loop whose core the woken main thread waits for, or NULL */
+    gsl_rng *rng;              /* draws redis.wake_wait (borrowed) */
     uint64_t stack_seq;        /* its release event (tick, or the loop's sleep) */
     int releasing;             /* the loop sleeps: released half a round trip later */
     int cron_armed;
@@ -113,8 +127,9 @@ typedef struct tf_redis {
 } tf_redis;
 
 /* Set up from p (borrowed, outlives r): on cpu (borrowed; NULL: Redis has
- * cores of its own). */
-void tf_redis_init(tf_redis *r, const tf_params *p, sim_ps *cpu);
+ * cores of its own); rng (borrowed, outlives r) draws which wake-ups wait
+ * (redis.wake_wait strictly between 0 and 1; else it may be NULL). */
+void tf_redis_init(tf_redis *r, const tf_params *p, sim_ps *cpu, gsl_rng *rng);
 void tf_redis_fini(tf_redis *r);
 /* A command (round trip) reaches the server now; done(s, obj) is called
  * when its reply leaves the server. */

@@ -149,7 +149,7 @@ typedef struct tfs {
     sim s;              /* first member: callbacks recover tfs from the sim */
     const tf_params *p;
     tf_prog g[TF_EP_N];
-    gsl_rng *r_client, *r_server, *r_pg, *r_redis, *r_tb, *r_flush, *r_arr, *r_hook;
+    gsl_rng *r_client, *r_server, *r_pg, *r_redis, *r_tb, *r_flush, *r_arr, *r_hook, *r_wake;
     sim_ps host;
     loop client;
     worker *w;
@@ -1237,7 +1237,7 @@ static void free_state(tfs *T)
     free(T->class_lock);
     sim_sem_fini(&T->goodie_lock);
     gsl_rng *rs[] = {T->r_client, T->r_server, T->r_pg,   T->r_redis, T->r_tb,
-                     T->r_flush,  T->r_arr,    T->r_hook, T->r_class};
+                     T->r_flush,  T->r_arr,    T->r_hook, T->r_class, T->r_wake};
     for (size_t i = 0; i < sizeof rs / sizeof rs[0]; i++)
         gsl_rng_free(rs[i]);
     sim_fini(&T->s);
@@ -1264,6 +1264,7 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     T->r_arr = sim_rng_new_kind(p->rng, seed, rep, 6);
     T->r_hook = sim_rng_new_kind(p->rng, seed, rep, 7);
     T->r_class = sim_rng_new_kind(p->rng, seed, rep, 8);
+    T->r_wake = sim_rng_new_kind(p->rng, seed, rep, 9);
     T->class_lock = calloc((size_t)p->classes, sizeof *T->class_lock);
     assert(T->class_lock && "out of memory");
     for (long i = 0; i < p->classes; i++)
@@ -1297,7 +1298,7 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
         sim_batcher_init(&w->tb, (unsigned)p->tb_batch_max, tb_latency, &w->lp);
         w->tb.on_done = tb_batch_done;
     }
-    tf_redis_init(&T->redis, p, p->redis_on_host ? &T->host : NULL);
+    tf_redis_init(&T->redis, p, p->redis_on_host ? &T->host : NULL, T->r_wake);
     sim_batcher_init(&T->wal, 1u << 30, wal_latency, T);
     sim_pool_init(&T->reqs, sizeof(req), 256);
     for (int i = 0; i < TF_NPHASES; i++) {

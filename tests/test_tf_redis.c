@@ -47,7 +47,8 @@ static void world_init(world *w, long io_threads, int on_host, double cores)
     w->p.sched_tick = 0.004;
     w->p.sched_slice = 0.0015;
     w->p.net_rtt = 20e-6;
-    tf_redis_init(&w->r, &w->p, on_host ? &w->host : NULL);
+    w->p.wake_affine = 1;
+    tf_redis_init(&w->r, &w->p, on_host ? &w->host : NULL, NULL);
 }
 
 static void world_fini(world *w)

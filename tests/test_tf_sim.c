@@ -318,7 +318,7 @@ static const char redis_base[] =
     "[client]\nphases = checkout\ntotal = 50\ncpu = 0\ncrowding = 0\nconnect_cpu = 0\npool_cpu = 0\npool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\n"
     "[server]\ncpu_shape = 1\ncrowding = 0\naccept_cpu = 0\nwake_cpu = 20us\n"
     "[postgres]\njitter = 1\nflush = 200us\nloop_cpu_query = 0\nloop_cpu_txn = 0\n"
-    "[redis]\nservice = 10us\nloop_cpu = 5us\n";
+    "[redis]\nservice = 10us\nloop_cpu = 5us\nwake_wait = 0\n";
 
 /* Run the base config with extra INI text appended (seed 5). */
 static void run_with(const char *base, const char *extra, tf_out *o)
@@ -390,7 +390,7 @@ static void test_redis_io_threads(void **state)
         "[server]\ncpu_request = 0\ncpu_webhook = 0\ncpu_shape = 1\ncrowding = 0\naccept_cpu = 0\n"
         "[postgres]\nloop_cpu_query = 0\nloop_cpu_txn = 0\n"
         "[redis]\nservice = 10us\nloop_cpu = 5us\n"
-        "[host]\ncores = 2\nredis_on_host = true\n";
+        "[host]\ncores = 2\nredis_on_host = true\nwake_affine = true\n";
     tf_out a, b;
     run_with(base, "[client]\nconcurrency = 4\n[redis]\nio_threads = 1\n", &a);
     run_with(base, "[client]\nconcurrency = 4\n[redis]\nio_threads = 4\n", &b);
@@ -406,6 +406,36 @@ static void test_redis_io_threads(void **state)
     /* Redis with cores of its own: the threads wait for none */
     run_with(base, "[client]\nconcurrency = 16\n[redis]\nio_threads = 4\n[host]\nredis_on_host = false\n", &b);
     assert_true(b.kind_mean[TF_K_GET] < 1e-3);
+}
+
+/* redis.wake_wait: webhooks in waves of 16 whose loop runs 200 us of CPU
+ * between two Redis commands, each served in 10 us, Redis on the host.
+ * With wake_wait 1 every wake-up of the main thread waits for the next
+ * tick (4 ms): the wave's commands gather in one cycle and start the I/O
+ * threads.  With 0 each command is served as it comes, every cycle has
+ * one client and the threads never start; a share in between starts them
+ * in between, and the same seed gives the same run. */
+static void test_redis_wake_wait(void **state)
+{
+    (void)state;
+    static const char base[] =
+        "[architecture]\naccounting = pg\npayments = redis\n"
+        "[client]\nphases = webhook\ntotal = 320\nconcurrency = 16\ncpu = 0\nsent_cpu = 0\ncrowding = 0\n"
+        "connect_cpu = 0\npool_cpu = 0\npool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\n"
+        "[server]\ncpu_request = 0\ncpu_webhook = 0\ncpu_shape = 1\ncrowding = 0\naccept_cpu = 0\n"
+        "[postgres]\nloop_cpu_query = 0\nloop_cpu_txn = 0\n"
+        "[redis]\nservice = 10us\nloop_cpu = 200us\nio_threads = 4\n"
+        "[host]\ncores = 2\nredis_on_host = true\n";
+    tf_out off, on, mid, mid2;
+    run_with(base, "[redis]\nwake_wait = 0\n", &off);
+    run_with(base, "[redis]\nwake_wait = 1\n", &on);
+    run_with(base, "[redis]\nwake_wait = 0.1\n", &mid);
+    run_with(base, "[redis]\nwake_wait = 0.1\n", &mid2);
+    assert_true(off.util[TF_C_REDIS_IO] == 0);
+    assert_true(on.util[TF_C_REDIS_IO] > 0.1);
+    assert_true(on.phase[TF_WEBHOOK].throughput < 0.8 * off.phase[TF_WEBHOOK].throughput);
+    assert_true(mid.util[TF_C_REDIS_IO] > 0 && mid.util[TF_C_REDIS_IO] < on.util[TF_C_REDIS_IO]);
+    assert_memory_equal(&mid.phase, &mid2.phase, sizeof mid.phase);
 }
 
 /* wake_affine: a statement waits for its loop's burst only when no host
@@ -539,7 +569,7 @@ int main(void)
         cmocka_unit_test(test_client_pool),
         cmocka_unit_test(test_client_pool_016),
         cmocka_unit_test(test_determinism),       cmocka_unit_test(test_wake_cost),
-        cmocka_unit_test(test_redis_on_host),     cmocka_unit_test(test_wake_affine),       cmocka_unit_test(test_bad_configs),
+        cmocka_unit_test(test_redis_on_host),     cmocka_unit_test(test_wake_affine),       cmocka_unit_test(test_redis_wake_wait),       cmocka_unit_test(test_bad_configs),
         cmocka_unit_test(test_component_units),
         cmocka_unit_test(test_redis_io_threads),
     };

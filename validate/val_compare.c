@@ -369,13 +369,14 @@ size_t val_compare_overrides(const val_compare_calib *cal, const tf_params *p, d
         "postgres.sum_cpu=%.9g\n"
         "postgres.flush=%s\nredis.service=%s\nredis.save_extra=%.9g\n"
         "server.wake_cpu=%.9g\npostgres.wake_cpu=%.9g\n"
-        "host.redis_on_host=%s\nhost.wake_affine=%s\n",
+        "host.redis_on_host=%s\nhost.wake_affine=%s\nredis.wake_wait=0\n",
         req, fmin(1, fmax(0, split)), s * p->cpu_checkout, s * p->cpu_webhook,
         s * p->pg_loop_cpu_txn + 2 * c, s * p->pg_loop_cpu_query + c + cal->o_rt,
         s * p->redis_loop_cpu + c + cal->o_rt, s * p->tb_loop_cpu + c, cores,
         cal->pg_on_host ? "true" : "false", cal->rtt, cal->query_cpu, cal->query_cpu, cal->row_cost, cal->sum_cpu,
         cal->flush, cal->redis_service, cal->save_extra, cal->wake, cal->pg_wake,
-        cal->redis_on_host ? "true" : "false", cal->pg_on_host ? "true" : "false");
+        cal->redis_on_host ? "true" : "false",
+        cal->pg_on_host || cal->redis_on_host ? "true" : "false");
     size_t used = n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
     if (used + 1 < len && cal->redis_io_threads > 0) {
         n = snprintf(buf + used, len - used, "redis.io_threads=%ld\n", cal->redis_io_threads);
