@@ -3,9 +3,9 @@
 # stack, 2 cores; see tests/data/README.md).  The default predict fits the
 # pg_pg baseline from the file with both load generators and keeps
 # Debian's (the data were measured with it), then predicts pg_redis, which
-# the file also holds.  Measured: 9.7% MAPE over concurrency 5-100 (20
+# the file also holds.  Measured: 8.4% MAPE over concurrency 5-100 (20
 # points; Amdahl-style scaling 11.8%); the target for live runs is
-# 15%.  Release build only: two fits of 150 iterations take a minute there,
+# 15%, the check 10% (the run is deterministic).  Release build only: two fits of 150 iterations take a minute there,
 # several under the sanitizers.
 case "$TFSIM" in
 */san/*) ;;
@@ -15,7 +15,7 @@ case "$TFSIM" in
         --target pg_redis --format csv
     expect_err "objective [0-9.e-]*: Debian's kept" "predict keeps Debian's client for a Debian-measured run"
     m=$(sed -n 's/^MAPE at concurrency >= 5: simulation \([0-9.]*\)%.*/\1/p' "$tmp/err")
-    if [ -n "$m" ] && awk -v m="$m" 'BEGIN { exit !(m < 15) }'; then ok;
-    else bad "predict pg_redis from live pg_pg: MAPE '$m', want < 15%"; fi
+    if [ -n "$m" ] && awk -v m="$m" 'BEGIN { exit !(m < 10) }'; then ok;
+    else bad "predict pg_redis from live pg_pg: MAPE '$m', want < 10%"; fi
     ;;
 esac
