@@ -1,30 +1,17 @@
 #!/bin/sh
 # Command-line tests: exit codes, formats, error messages, determinism.
-# Usage: TFSIM=bin/tfsim sh tests/cli_test.sh
+# Usage: TFSIM=bin/tfsim [CLI_JOBS=N] sh tests/cli_test.sh [FILE...]
+# Runs every tests/cli/*.sh (or the FILEs given), each in a shell of its
+# own (tests/cli_one.sh), CLI_JOBS at a time (default: the CPUs), then
+# prints their output in file order and the totals.
 set -u
 TFSIM=${TFSIM:-bin/tfsim}
+export TFSIM
 pass=0
 fail=0
 tmp=$(mktemp -d /tmp/tfsim-cli-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# expect CODE DESCRIPTION -- CMD...: run CMD, check its exit code.
-expect() {
-    code=$1; desc=$2; shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    if [ "$rc" -eq "$code" ]; then ok; else bad "$desc: exit $rc, expected $code"; sed 's/^/    /' "$tmp/err" | head -5; fi
-}
-# expect_err PATTERN DESCRIPTION: the last command's stderr matches PATTERN.
-expect_err() {
-    if grep -q -- "$1" "$tmp/err"; then ok; else bad "$2: stderr lacks '$1'"; sed 's/^/    /' "$tmp/err" | head -5; fi
-}
-expect_out() {
-    if grep -q -- "$1" "$tmp/out"; then ok; else bad "$2: stdout lacks '$1'"; head -5 "$tmp/out" | sed 's/^/    /'; fi
-}
+. tests/cli_lib.sh
 
 expect 0 "help" -- "$TFSIM" --help
 expect_out "commands:" "help lists commands"
@@ -33,9 +20,20 @@ expect_out "tfsim " "version prints name"
 expect 2 "unknown command" -- "$TFSIM" frobnicate
 expect_err "unknown command" "unknown command message"
 
-for f in tests/cli/*.sh; do
-    [ -f "$f" ] || continue
-    . "$f"
+files=${*:-$(ls tests/cli/*.sh)}
+jobs=${CLI_JOBS:-$(nproc 2>/dev/null || echo 2)}
+mkdir "$tmp/res"
+printf '%s\n' $files | xargs -P "$jobs" -n 1 sh tests/cli_one.sh "$tmp/res"
+for f in $files; do
+    name=$(basename "$f" .sh)
+    cat "$tmp/res/$name.log" 2>/dev/null
+    if [ -s "$tmp/res/$name.res" ]; then
+        read -r p q <"$tmp/res/$name.res"
+        pass=$((pass + p))
+        fail=$((fail + q))
+    else
+        bad "$f stopped before its end"
+    fi
 done
 
 echo "cli: $pass passed, $fail failed"

@@ -67,7 +67,7 @@
 /* The fitting method's version, part of a calibration's key: bump it with
  * any change of how a fit proceeds (steps, stopping rules), so that a fit
  * stored by an older tfsim is not taken for what this one would find. */
-#define VAL_CALIB_METHOD 2
+#define VAL_CALIB_METHOD 3
 
 #define VAL_CALIB_MAX_PARAMS 32
 #define VAL_CALIB_MAX_POINTS 256

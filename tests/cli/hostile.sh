@@ -8,16 +8,6 @@ mkdir -p "$h"
 TB_HDR='phase,accounting,payments,concurrency,total,ok,errors,walltime,throughput'
 small="--reps 1 --set client.total=50"
 
-# expect_code_in "CODES" DESC -- CMD...: exit code is one of CODES (no signal).
-expect_code_in() {
-    codes=$1; desc=$2; shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    case " $codes " in
-        *" $rc "*) ok ;;
-        *) bad "$desc: exit $rc, expected one of $codes"; sed 's/^/    /' "$tmp/err" | head -5 ;;
-    esac
-}
 
 # Memory limits for the peak-RSS checks, in KB; ASan's shadow memory and
 # quarantine triple them in a sanitizer build.

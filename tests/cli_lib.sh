@@ -1,0 +1,31 @@
+# Helpers of the command-line and integration tests (sourced, not run).
+# The sourcing script sets TFSIM, tmp (a scratch folder), pass and fail.
+#   ok / bad MESSAGE             count a passed / failed check
+#   expect CODE DESC -- CMD...   run CMD (stdout, stderr to $tmp/out, err), check its exit code
+#   expect_code_in "CODES" DESC -- CMD...   the same, any of CODES (no signal)
+#   expect_err / expect_out PATTERN DESC    the last command's stderr / stdout matches PATTERN
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+expect() {
+    code=$1; desc=$2; shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -eq "$code" ]; then ok; else bad "$desc: exit $rc, expected $code"; sed 's/^/    /' "$tmp/err" | head -5; fi
+}
+expect_code_in() {
+    codes=$1; desc=$2; shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    case " $codes " in
+        *" $rc "*) ok ;;
+        *) bad "$desc: exit $rc, expected one of $codes"; sed 's/^/    /' "$tmp/err" | head -5 ;;
+    esac
+}
+expect_err() {
+    if grep -q -- "$1" "$tmp/err"; then ok; else bad "$2: stderr lacks '$1'"; sed 's/^/    /' "$tmp/err" | head -5; fi
+}
+expect_out() {
+    if grep -q -- "$1" "$tmp/out"; then ok; else bad "$2: stdout lacks '$1'"; head -5 "$tmp/out" | sed 's/^/    /'; fi
+}
