@@ -2,8 +2,9 @@
 # Command-line tests: exit codes, formats, error messages, determinism.
 # Usage: TFSIM=bin/tfsim [CLI_JOBS=N] sh tests/cli_test.sh [FILE...]
 # Runs every tests/cli/*.sh (or the FILEs given), each in a shell of its
-# own (tests/cli_one.sh), CLI_JOBS at a time (default: the CPUs), then
-# prints their output in file order and the totals.
+# own (tests/cli_one.sh), CLI_JOBS at a time (default: the CPUs), the
+# slowest known first (SLOW) so that the others fill in beside them, then
+# prints their output in file order, the totals and the slowest files.
 set -u
 TFSIM=${TFSIM:-bin/tfsim}
 export TFSIM
@@ -23,12 +24,21 @@ expect_err "unknown command" "unknown command message"
 files=${*:-$(ls tests/cli/*.sh)}
 jobs=${CLI_JOBS:-$(nproc 2>/dev/null || echo 2)}
 mkdir "$tmp/res"
-printf '%s\n' $files | xargs -P "$jobs" -n 1 sh tests/cli_one.sh "$tmp/res"
+SLOW="tests/cli/calibrate.sh tests/cli/live_tigerfans.sh tests/cli/examples.sh"
+order=
+for f in $SLOW; do
+    case " $files " in *" $f "*) order="$order $f" ;; esac
+done
+for f in $files; do
+    case " $SLOW " in *" $f "*) ;; *) order="$order $f" ;; esac
+done
+printf '%s\n' $order | xargs -P "$jobs" -n 1 sh tests/cli_one.sh "$tmp/res"
 for f in $files; do
     name=$(basename "$f" .sh)
     cat "$tmp/res/$name.log" 2>/dev/null
     if [ -s "$tmp/res/$name.res" ]; then
-        read -r p q <"$tmp/res/$name.res"
+        read -r p q secs <"$tmp/res/$name.res"
+        echo "$secs $f" >>"$tmp/times"
         pass=$((pass + p))
         fail=$((fail + q))
     else
@@ -36,5 +46,5 @@ for f in $files; do
     fi
 done
 
-echo "cli: $pass passed, $fail failed"
+echo "cli: $pass passed, $fail failed; slowest files (s):" $(sort -rn "$tmp/times" 2>/dev/null | head -3)
 [ "$fail" -eq 0 ]
