@@ -21,7 +21,7 @@ expect_out "tfsim " "version prints name"
 expect 2 "unknown command" -- "$TFSIM" frobnicate
 expect_err "unknown command" "unknown command message"
 
-files=${*:-$(ls tests/cli/*.sh)}
+files=$(echo ${*:-tests/cli/*.sh}) # one line, names separated by spaces
 jobs=${CLI_JOBS:-$(nproc 2>/dev/null || echo 2)}
 mkdir "$tmp/res"
 SLOW="tests/cli/calibrate.sh tests/cli/live_tigerfans.sh tests/cli/examples.sh"
