@@ -53,7 +53,7 @@ else
 TFSIM := bin/tfsim
 endif
 
-.PHONY: all test unit-test san-test cli-test integration-test bench fuzz clean install FORCE
+.PHONY: all test unit-test san-test san-build cli-test integration-test bench fuzz clean install FORCE
 all: $(TFSIM)
 
 $(BUILD)/%.o: %.c
@@ -107,12 +107,15 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 
 # Unit tests: every tests/test_*.c is one cmocka binary.
 unit-test: $(TEST_BIN) $(TFSIM)
-	@fail=0; for t in $(TEST_BIN); do \
-	  TFSIM=$(TFSIM) $$t || fail=1; \
-	done; exit $$fail
+	@TFSIM=$(TFSIM) sh tests/unit_test.sh $(TEST_BIN)
 
+# The sanitizer build, in parallel, then its tests.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 san-test:
+	$(MAKE) -j$(NPROC) SAN=1 san-build
 	$(MAKE) SAN=1 unit-test cli-test
+
+san-build: $(TEST_BIN) $(TFSIM)
 
 cli-test: $(TFSIM)
 	TFSIM=$(TFSIM) sh tests/cli_test.sh

@@ -1,0 +1,96 @@
+# tfsim predict on the shipped TigerBench data: outputs, the load
+# generator's choice (--client), pg_redis, the seed's two quoted tb_redis
+# figures, a self-prediction.  (Split from calibrate.sh so that the two
+# run side by side: tests/cli_test.sh runs files in parallel.)
+data=tests/data/calibration.csv
+
+expect 0 "predict csv" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target tb_redis --reps 2 --format csv
+expect_out "^phase,concurrency,throughput,ci_low,ci_high,holds_rows" "predict csv header"
+expect_out "^reserve,100," "predict covers every baseline concurrency"
+if [ "$(grep -c '^' "$tmp/out")" -eq 49 ]; then ok; else bad "predict: expected 48 rows + header"; fi
+expect_err "baseline pg_pg: the shipped calibration" "predict says where the baseline's values come from"
+expect_err "own demand from its timings at concurrency 1: tigerbeetle.batch_base=gamma(shape=8" "predict light-load fit"
+expect_err "series order by concurrency" "predict states the series order"
+expect_err "measured throughput is not in" "predict says the target is not measured"
+expect_err "load generator: httpcore 1.0 (TigerFans pins httpx 0.28.1); for data measured with Debian 12" \
+    "predict names the load generator's httpcore and the Debian config"
+# the load generator on Debian 12's httpx (httpcore 0.16): the config runs,
+# predict says so, and the default fit skips pool_idle_cpu (0.16 has no such term)
+expect 0 "predict with client_debian12.ini" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
+    --target tb_redis --reps 2 --format csv --config configs/tigerfans/client_debian12.ini
+expect_err "load generator: httpcore 0.16 (Debian 12's python3-httpx 0.23.3), as configs/tigerfans/client_debian12.ini sets it" \
+    "predict names httpcore 0.16 and where it was set"
+# --calibrate with --config fits from the config's values (it used to take
+# them as the calibration and fit nothing)
+expect 0 "predict --config --calibrate" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
+    --target tb_redis --reps 2 --format csv --config configs/tigerfans/client_debian12.ini --calibrate
+expect_err "baseline pg_pg: fitted from $data now" "predict --config --calibrate fits"
+# --client auto (the default): a baseline fitted from the file is fitted with
+# both load generators and the closer fit kept.  Data the model itself made
+# with Debian's client (cpu_scale 0.8: another machine's speed) at 1, 10, 50
+# and 100 pick Debian's; the measured upstream points (httpcore 1.0.9) pick
+# 1.0's (objectives at --iter 25, which keeps the test short: 0.14 against
+# 1.60, and 0.17 against 1.27).  Phase rows only (the kinds' rows of pg_pg
+# are left out of both).
+subset() { # $1: simulated csv of calibrate (or - for the measured values), $2: out
+    awk -F, -v OFS=, -v sim="$1" '
+        BEGIN { if (sim != "-") while ((getline l < sim) > 0) { split(l, f, ","); x[f[1] "," f[2]] = f[4] } }
+        NR == 1 { print; next }
+        $4 == "pg" && $5 == "pg" {
+            if ($3 ~ /^kind:/ || ($6 != 1 && $6 != 10 && $6 != 50 && $6 != 100)) next
+            if (sim != "-") { $15 = x[$3 "," $6]; $14 = $12 / $15 }
+            print; next }
+        $4 == "tb" { print }' $data >"$2"
+}
+expect 0 "simulate pg_pg with Debian's client" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg \
+    --config configs/tigerfans/client_debian12.ini --set client.cpu_scale=0.8 --iter 0 --reps 3 --format csv
+subset "$tmp/out" "$tmp/deb_synth.csv"
+subset - "$tmp/upstream_sub.csv"
+expect 0 "predict --client auto, Debian-made data" -- "$TFSIM" predict --tigerbench "$tmp/deb_synth.csv" \
+    --baseline pg_pg --target tb_redis --reps 2 --iter 25 --format csv
+expect_err "with Debian 12's httpx 0.23 / httpcore 0.16 (the client of configs/tigerfans/client_debian12.ini), objective [0-9.e-]*: Debian's kept" \
+    "predict --client auto picks Debian's client for data it made"
+expect_err "httpcore 0.16 (Debian 12's python3-httpx 0.23.3), as configs/tigerfans/client_debian12.ini (embedded) sets it" \
+    "predict names the embedded preset"
+expect 0 "predict --client auto, upstream data" -- "$TFSIM" predict --tigerbench "$tmp/upstream_sub.csv" \
+    --baseline pg_pg --target tb_redis --reps 2 --iter 25 --format csv
+expect_err "objective [0-9.e-]*: 1.0's kept" "predict --client auto keeps 1.0's client for TigerBench's data"
+expect 2 "predict --client bad" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target tb_redis \
+    --client debian11
+expect_err "--client: 'debian11' is not auto, config or debian12" "predict names a bad --client"
+expect 2 "predict --iter 0" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target tb_redis --iter 0
+expect_err "--iter: expected an integer in 1..100000" "predict names a bad --iter"
+expect 0 "calibrate with httpcore 0.16" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --points 1,10 \
+    --iter 1 --reps 1 --format csv --config configs/tigerfans/client_debian12.ini --out "$tmp/cal016.ini"
+if grep -q '^cpu_scale = ' "$tmp/cal016.ini" && ! grep -q '^pool_idle_cpu = ' "$tmp/cal016.ini"; then ok;
+else bad "calibrate with httpcore 0.16 fits client.cpu_scale, not pool_idle_cpu"; sed 's/^/    /' "$tmp/cal016.ini"; fi
+# pg_redis: its hold timing gives the database state it ran against
+expect 0 "predict pg_redis" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target pg_redis --reps 2 --format csv
+expect_err "pg_redis's accounting.hold at concurrency 1 (5.984 ms) matches" "predict: state from the hold timing"
+expect_err "pg_redis at concurrency 1 ran after pg_pg at 1 on the same database: 12,000 holds rows at its start" "predict: state from the order"
+expect_err "Redis: on cores of its own (host.redis_on_host = false" "predict says where Redis runs"
+expect 0 "predict pg_redis, Redis on the host" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
+    --target pg_redis --reps 2 --format csv --set host.redis_on_host=true
+if grep -q "Redis: on cores of its own" "$tmp/err"; then bad "predict: no Redis note once it is on the host"; else ok; fi
+# with the target measured (pg_pg against itself), errors and Amdahl columns appear
+# Two withheld tb_redis figures are known: the seed document quotes the
+# concurrency-10 means of the same dataset (its pg_pg figures, 272 and 389.7,
+# are this file's), 861 checkouts/s and 977.2 reserves/s; seed_quotes.csv
+# holds those two rows, appended here to the calibration data.  The prediction from the shipped
+# calibration must stay within 10% of both: +2.8% and -1.7% when written, with
+# the load generator's costs measured by the HTTP probe and only its speed
+# factor calibrated (with those costs fitted to pg_pg as well it was +20% and
+# +18%: README, "Calibration and prediction"); Amdahl-style scaling is 28-30%
+# off.  Never fitted to: a check of the prediction only.
+{ cat $data; tail -n +2 tests/data/seed_quotes.csv; } >"$tmp/with_quotes.csv"
+expect 0 "predict tb_redis vs the seed's quotes" -- "$TFSIM" predict --tigerbench "$tmp/with_quotes.csv" \
+    --baseline pg_pg --target tb_redis --format csv
+awk -F, '$2 == 10 && ($1 == "checkout" || $1 == "reserve") && $6 != "" { n++; e = $7 < 0 ? -$7 : $7; if (e >= 10) bad = 1 }
+         END { exit bad || n != 2 }' "$tmp/out" && ok ||
+    { bad "predict tb_redis: checkout and reserve at 10 within 10% of the seed's quotes"; grep ',10,' "$tmp/out" | sed 's/^/    /'; }
+expect_err "MAPE at concurrency >= 5: simulation" "predict tb_redis: MAPE against the quotes"
+expect 0 "predict self" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target pg_pg --reps 2 --format csv
+expect_out "error_pct" "predict error column"
+expect_out "amdahl_error_pct" "predict amdahl column"
+expect_err "MAPE at concurrency >= 5: simulation" "predict MAPE"
+
