@@ -316,8 +316,9 @@ static const tf_param registry[] = {
        "(stacked behind a busy task, preempted, a late remote wake-up); the commands that "
        "arrive meanwhile join its first cycle; only with redis_on_host"},
      TF_DOUBLE(redis_wake_wait),
-     .source = "perf trace of live TigerFans on this VM (pg_redis webhooks): of Redis's "
-               "wake-ups by the server, 3.3% (concurrency 10) and 1.5% (100) waited over 1 ms"},
+     .source = "perf trace of live TigerFans on this VM (pg_redis webhooks; "
+               "scripts/redis_wakeups.py): of Redis's wake-ups by the server, 3.3% "
+               "(concurrency 10) and 1.5% (100) waited over 1 ms"},
 
     {{"tigerbeetle", "batch_base", SIM_CFG_DIST, "gamma(shape=8, mean=1.6ms)", 0, 0, NULL, "s",
        "latency of a batch, fixed part (single replica, development mode)"},

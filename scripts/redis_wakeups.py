@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Read a perf trace of a Redis server and the event loop that talks to it,
+and print what tfsim's Redis wake-up rules are measured from
+(redis.wake_wait, host.wake_affine; README "TigerFans itself, live on this
+machine").
+
+Record (as root), around the phase to study:
+  perf record -e syscalls:sys_exit_epoll_wait -e sched:sched_switch \\
+      -e sched:sched_wakeup -e sched:sched_migrate_task -a -o trace.data
+  perf script -i trace.data -F comm,tid,cpu,time,event,trace > trace.txt
+Then:
+  python3 scripts/redis_wakeups.py trace.txt --redis PID --server PID
+
+PID: Redis's main thread (its process id) and the thread that sends it
+commands (TigerFans' server process).  The window is from Redis's first to
+its last event-loop cycle with a ready client.  Printed:
+  cycles      event-loop cycles by ready clients (epoll_wait's return), and
+              those with 8 or more (what starts 4 I/O threads)
+  wakeups     Redis's wake-ups by the server: onto the CPU the server was
+              running on, or another; the wait from wake-up to running
+              (median, p90) for each
+  waits       the share of those wake-ups that waited over 0.25, 0.5, 1 and
+              2 ms, outside the I/O threads' episodes
+  episodes    stretches with an I/O thread (comm io_thd_*) running, gaps
+              under 2 ms merged: count, median and longest, share of the
+              window
+Exit status 2 when the file cannot be read or holds no cycle of Redis.
+"""
+import argparse
+import bisect
+import re
+import sys
+
+LINE = re.compile(r'^\s*(.+?)\s+(\d+)\s+\[(\d+)\]\s+([\d.]+):\s+(\S+):\s*(.*)$')
+
+
+def quantile(xs, q):
+    xs = sorted(xs)
+    return xs[int(q * (len(xs) - 1))] if xs else float('nan')
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('trace')
+    ap.add_argument('--redis', type=int, required=True, help="Redis's main thread id")
+    ap.add_argument('--server', type=int, required=True, help='the sending thread id')
+    a = ap.parse_args()
+    ev = []
+    try:
+        with open(a.trace) as f:
+            for line in f:
+                m = LINE.match(line)
+                if m:
+                    comm, tid, cpu, t, e, tr = m.groups()
+                    ev.append((float(t), int(tid), int(cpu), e, tr))
+    except OSError as e:
+        print(f'redis_wakeups: {a.trace}: {e.strerror}', file=sys.stderr)
+        return 2
+    ready = [(t, int(tr.split()[-1], 16)) for t, tid, c, e, tr in ev
+             if tid == a.redis and e.endswith('epoll_wait') and tr.split()
+             and re.fullmatch(r'0x[0-9a-f]+', tr.split()[-1])]
+    busy = [t for t, n in ready if n > 0]
+    if not busy:
+        print(f'redis_wakeups: {a.trace}: no event-loop cycle of thread {a.redis} '
+              '(sys_exit_epoll_wait with a ready client)', file=sys.stderr)
+        return 2
+    t0, t1 = busy[0], busy[-1]
+    sizes = [n for t, n in ready if t0 <= t <= t1 and n > 0]
+    # I/O threads' episodes
+    running, iv = {}, []
+    for t, tid, c, e, tr in ev:
+        if e != 'sched:sched_switch':
+            continue
+        m = re.search(r'prev_comm=(.*?) prev_pid=(\d+) .*next_comm=(.*?) next_pid=(\d+)', tr)
+        if not m:
+            continue
+        pc, pp, nc, npid = m.group(1), int(m.group(2)), m.group(3), int(m.group(4))
+        if pc.startswith('io_thd') and pp in running:
+            iv.append((running.pop(pp), t))
+        if nc.startswith('io_thd'):
+            running[npid] = t
+    eps = []
+    for s, e in sorted(x for x in iv if t0 <= x[0] <= t1):
+        if eps and s <= eps[-1][1] + 0.002:
+            eps[-1][1] = max(eps[-1][1], e)
+        else:
+            eps.append([s, e])
+    starts = [e[0] for e in eps]
+
+    def in_episode(t):
+        i = bisect.bisect_right(starts, t) - 1
+        return i >= 0 and t <= eps[i][1] + 0.001
+    # wake-ups of Redis by the server
+    on_cpu, woken = {}, None
+    same, other, outside = [], [], []
+    for t, tid, c, e, tr in ev:
+        if e == 'sched:sched_switch':
+            m = re.search(r'next_pid=(\d+) ', tr + ' ')
+            if m:
+                on_cpu[c] = int(m.group(1))
+                if woken and int(m.group(1)) == a.redis:
+                    tw, here = woken
+                    (same if here else other).append(t - tw)
+                    if not in_episode(tw):
+                        outside.append(t - tw)
+                    woken = None
+        elif e == 'sched:sched_wakeup' and t0 <= t <= t1 and tid == a.server:
+            m = re.search(r' pid=(\d+) .*target_cpu=(\d+)', ' ' + tr)
+            if m and int(m.group(1)) == a.redis:
+                woken = (t, on_cpu.get(int(m.group(2))) == a.server)
+    print(f'window {t1 - t0:.3f} s')
+    print(f'cycles {len(sizes)}: 1 client {sizes.count(1)}, 2-7 '
+          f'{sum(1 for n in sizes if 2 <= n <= 7)}, 8 or more {sum(1 for n in sizes if n >= 8)}')
+    for name, xs in (('onto the server\'s CPU', same), ('onto another CPU', other)):
+        print(f'wakeups {name}: {len(xs)}, wait median {1e6 * quantile(xs, .5):.0f} us, '
+              f'p90 {1e6 * quantile(xs, .9):.0f} us')
+    if outside:
+        print('waits outside episodes (' + str(len(outside)) + '): ' + ', '.join(
+            f'> {x:g} ms {sum(1 for w in outside if w > x / 1e3) / len(outside):.4f}'
+            for x in (0.25, 0.5, 1, 2)))
+    d = sorted(e - s for s, e in eps)
+    if d:
+        print(f'episodes {len(d)}: median {1e3 * quantile(d, .5):.1f} ms, longest '
+              f'{1e3 * d[-1]:.1f} ms, {sum(d) / (t1 - t0):.3f} of the window')
+    else:
+        print('episodes 0')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

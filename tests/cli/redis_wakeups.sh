@@ -1,0 +1,16 @@
+# scripts/redis_wakeups.py: what redis.wake_wait is measured from, on a
+# small synthetic perf trace (tests/data/perf_redis_sample.txt: 12 Redis
+# cycles, 2 of them with 8+ clients; 10 wake-ups by the server, 4 onto its
+# own CPU (2 us), 5 onto the idle one (20 us), 1 that waits 1.5 ms and
+# is followed by a 3 ms I/O-thread episode).
+s=tests/data/perf_redis_sample.txt
+expect 0 "redis_wakeups on a sample trace" -- python3 scripts/redis_wakeups.py $s --redis 100 --server 200
+expect_out "^cycles 12: 1 client 9, 2-7 1, 8 or more 2$" "redis_wakeups counts the cycles by size"
+expect_out "^wakeups onto the server's CPU: 4, wait median 2 us, p90 2 us$" "redis_wakeups: wake-ups onto the sender's CPU"
+expect_out "^wakeups onto another CPU: 6, wait median 20 us" "redis_wakeups: wake-ups onto another CPU"
+expect_out "> 1 ms 0.1000, > 2 ms 0.0000$" "redis_wakeups: the share that waited over 1 ms"
+expect_out "^episodes 1: median 3.0 ms, longest 3.0 ms, 0.200 of the window$" "redis_wakeups: the I/O threads' episode"
+expect 2 "redis_wakeups: no such file" -- python3 scripts/redis_wakeups.py "$tmp/none.txt" --redis 100 --server 200
+expect_err "none.txt" "redis_wakeups names the file"
+expect 2 "redis_wakeups: another thread" -- python3 scripts/redis_wakeups.py $s --redis 7 --server 200
+expect_err "no event-loop cycle of thread 7" "redis_wakeups says what it did not find"
