@@ -64,12 +64,7 @@ static void arm_cron(tf_redis *r, sim *s)
 {
     if (r->cron_armed)
         return;
-    double period = 1 / r->p->redis_hz;
-    double k = floor(s->now / period) + 1;
-    double t = k * period;
-    if (t <= s->now)
-        t = (k + 1) * period;
-    r->cron_seq = sim_at(s, t, 0, on_cron, r);
+    r->cron_seq = sim_at(s, sim_next_multiple(s, 1 / r->p->redis_hz), 0, on_cron, r);
     r->cron_armed = 1;
 }
 
@@ -324,14 +319,6 @@ static int stalls(tf_redis *r)
     return q >= 1 || (q > 0 && gsl_rng_uniform(r->rng) < q);
 }
 
-/* The first scheduler tick after now. */
-static double next_tick(const tf_redis *r, const sim *s)
-{
-    double k = floor(s->now / r->p->sched_tick) + 1;
-    double t = k * r->p->sched_tick;
-    return t <= s->now ? (k + 1) * r->p->sched_tick : t;
-}
-
 void tf_redis_arrive(tf_redis *r, sim *s, void *obj, double service, sim_fn done)
 {
     tf_redis_arrive_from(r, s, obj, service, done, NULL, 0, 0);
@@ -351,7 +338,7 @@ void tf_redis_arrive_from(tf_redis *r, sim *s, void *obj, double service, sim_fn
          * arrivals: they join (a release after them, now) */
         r->stacked = waker;
         if (busy_now) {
-            r->stack_seq = sim_at(s, next_tick(r, s), 0, stack_tick, r);
+            r->stack_seq = sim_at(s, sim_next_multiple(s, r->p->sched_tick), 0, stack_tick, r);
         } else {
             r->releasing = 1;
             r->stack_seq = sim_after(s, 0, 0, stack_tick, r);
@@ -365,7 +352,7 @@ void tf_redis_arrive_from(tf_redis *r, sim *s, void *obj, double service, sim_fn
          * no loop's sleep releases it) */
         r->stacked = r;
         r->releasing = 1;
-        r->stack_seq = sim_at(s, next_tick(r, s), 0, stack_tick, r);
+        r->stack_seq = sim_at(s, sim_next_multiple(s, r->p->sched_tick), 0, stack_tick, r);
         sim_tavg_set(&r->nwait, s->now, (double)sim_queue_len(&r->wait));
         return;
     }

@@ -81,3 +81,11 @@ int sim_run(sim *s, double t_end)
             return SIM_RUN_STOPPED;
     }
 }
+
+double sim_next_multiple(const sim *s, double period)
+{
+    assert(period > 0);
+    double k = floor(s->now / period) + 1;
+    double t = k * period;
+    return t <= s->now ? (k + 1) * period : t;
+}

@@ -66,6 +66,10 @@ static inline uint64_t sim_after(sim *s, double delay, unsigned prio, sim_fn fn,
     return sim_calendar_push(&s->cal, s->now + delay, prio, fn, obj);
 }
 
+/* The first multiple of period (> 0) strictly after now: the next
+ * firing of a periodic clock started at time 0 (a scheduler tick, a cron). */
+double sim_next_multiple(const sim *s, double period);
+
 /* Movable timers (see sim_calendar.h): a timer of s or -1 when none is
  * left; set it to fire fn(s, obj) at absolute time t >= now, replacing its
  * pending firing (returns the firing's sequence number); drop its pending

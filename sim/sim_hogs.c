@@ -96,11 +96,7 @@ static void arm_tick(sim_hogs *h, sim *s)
 {
     if (h->tick_armed || h->qlen == 0)
         return;
-    double k = floor(s->now / h->tick) + 1;
-    double t = k * h->tick;
-    if (t <= s->now)
-        t = (k + 1) * h->tick;
-    h->tick_seq = sim_at(s, t, 0, on_tick, h);
+    h->tick_seq = sim_at(s, sim_next_multiple(s, h->tick), 0, on_tick, h);
     h->tick_armed = 1;
 }
 

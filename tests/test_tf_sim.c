@@ -381,16 +381,20 @@ static void test_redis_on_host(void **state)
  * at 16 the threads start and spin, Redis round trips then wait for them
  * at the scheduler's ticks, and the webhooks are more than twice as
  * slow. */
+/* pg_redis webhooks only, no CPU but Redis's and its client's, Redis on a
+ * 2-core host; the [host] section last, so that a test can add to it. */
+#define WEBHOOK_BASE \
+    "[architecture]\naccounting = pg\npayments = redis\n" \
+    "[client]\nphases = webhook\ntotal = 320\ncpu = 0\nsent_cpu = 0\ncrowding = 0\nconnect_cpu = 0\npool_cpu = 0\npool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\n" \
+    "[server]\ncpu_request = 0\ncpu_webhook = 0\ncpu_shape = 1\ncrowding = 0\naccept_cpu = 0\n" \
+    "[postgres]\nloop_cpu_query = 0\nloop_cpu_txn = 0\n" \
+    "[redis]\nservice = 10us\nloop_cpu = 5us\n" \
+    "[host]\ncores = 2\nredis_on_host = true\n"
+
 static void test_redis_io_threads(void **state)
 {
     (void)state;
-    static const char base[] =
-        "[architecture]\naccounting = pg\npayments = redis\n"
-        "[client]\nphases = webhook\ntotal = 320\ncpu = 0\nsent_cpu = 0\ncrowding = 0\nconnect_cpu = 0\npool_cpu = 0\npool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\n"
-        "[server]\ncpu_request = 0\ncpu_webhook = 0\ncpu_shape = 1\ncrowding = 0\naccept_cpu = 0\n"
-        "[postgres]\nloop_cpu_query = 0\nloop_cpu_txn = 0\n"
-        "[redis]\nservice = 10us\nloop_cpu = 5us\n"
-        "[host]\ncores = 2\nredis_on_host = true\nwake_affine = true\n";
+    static const char base[] = WEBHOOK_BASE "wake_affine = true\n";
     tf_out a, b;
     run_with(base, "[client]\nconcurrency = 4\n[redis]\nio_threads = 1\n", &a);
     run_with(base, "[client]\nconcurrency = 4\n[redis]\nio_threads = 4\n", &b);
@@ -418,19 +422,14 @@ static void test_redis_io_threads(void **state)
 static void test_redis_wake_wait(void **state)
 {
     (void)state;
-    static const char base[] =
-        "[architecture]\naccounting = pg\npayments = redis\n"
-        "[client]\nphases = webhook\ntotal = 320\nconcurrency = 16\ncpu = 0\nsent_cpu = 0\ncrowding = 0\n"
-        "connect_cpu = 0\npool_cpu = 0\npool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\n"
-        "[server]\ncpu_request = 0\ncpu_webhook = 0\ncpu_shape = 1\ncrowding = 0\naccept_cpu = 0\n"
-        "[postgres]\nloop_cpu_query = 0\nloop_cpu_txn = 0\n"
-        "[redis]\nservice = 10us\nloop_cpu = 200us\nio_threads = 4\n"
-        "[host]\ncores = 2\nredis_on_host = true\n";
+    static const char base[] = WEBHOOK_BASE;
+#define WAVES "[client]\nconcurrency = 16\n[redis]\nloop_cpu = 200us\nio_threads = 4\n"
     tf_out off, on, mid, mid2;
-    run_with(base, "[redis]\nwake_wait = 0\n", &off);
-    run_with(base, "[redis]\nwake_wait = 1\n", &on);
-    run_with(base, "[redis]\nwake_wait = 0.1\n", &mid);
-    run_with(base, "[redis]\nwake_wait = 0.1\n", &mid2);
+    run_with(base, WAVES "wake_wait = 0\n", &off);
+    run_with(base, WAVES "wake_wait = 1\n", &on);
+    run_with(base, WAVES "wake_wait = 0.1\n", &mid);
+    run_with(base, WAVES "wake_wait = 0.1\n", &mid2);
+#undef WAVES
     assert_true(off.util[TF_C_REDIS_IO] == 0);
     assert_true(on.util[TF_C_REDIS_IO] > 0.1);
     assert_true(on.phase[TF_WEBHOOK].throughput < 0.8 * off.phase[TF_WEBHOOK].throughput);
