@@ -12,7 +12,8 @@
 
 const char cmd_calibrate_usage[] =
     "usage: tfsim calibrate --tigerbench FILE --arch ARCH [--config BASE.ini]\n"
-    "                       [--points C1,C2,...] [--fit KEY,KEY,...] [--reps N] [--iter N]\n"
+    "                       [--points C1,C2,...] [--phases P1,P2,...] [--fit KEY,KEY,...]\n"
+    "                       [--reps N] [--iter N]\n"
     "                       [--seed N] [--rows0 N] [--other-weight W] [--set S.K=V]...\n"
     "                       [--jobs N] [--db FILE] [--refit] [--out FILE.ini]\n"
     "                       [--format text|csv|json]\n"
@@ -33,7 +34,11 @@ const char cmd_calibrate_usage[] =
     "\n"
     "--points fits on those concurrencies only and reports the others as\n"
     "held out (cross-validation); --other-weight W (0..1) keeps the others in\n"
-    "the objective with that weight instead.  Prints the fitted values and, per\n"
+    "the objective with that weight instead.  --phases fits the throughputs of\n"
+    "those phases only (checkout, reserve, webhook, commit) and reports the\n"
+    "others as held out: a transfer test from one phase pattern to the other\n"
+    "(windows: checkout,reserve; waves: webhook,commit); the operation timings\n"
+    "are fitted at every fitted point either way.  Prints the fitted values and, per\n"
     "point and phase, measured and simulated throughput and the error; --out\n"
     "writes an INI file that `tfsim run` and `tfsim predict --config` use.\n"
     "--iter 0 fits nothing: it reports how well the config as given matches.\n"
@@ -45,7 +50,8 @@ const char cmd_calibrate_usage[] =
     "examples:\n"
     "  tfsim calibrate --tigerbench tests/data/calibration.csv --arch pg_pg --db runs.db\n"
     "  tfsim calibrate --tigerbench tests/data/calibration.csv --arch pg_pg --out cal.ini\n"
-    "  tfsim calibrate --tigerbench tests/data/calibration.csv --arch pg_pg --points 1,10,50\n";
+    "  tfsim calibrate --tigerbench tests/data/calibration.csv --arch pg_pg --points 1,10,50\n"
+    "  tfsim calibrate --tigerbench tests/data/calibration.csv --arch pg_pg --phases checkout,reserve\n";
 
 static int write_ini(const char *path, const val_calibration *c, sim_err *err)
 {
@@ -105,6 +111,8 @@ int cmd_calibrate(int argc, char **argv)
             o->arch = v;
         } else if (!strcmp(a, "--points")) {
             o->points = v;
+        } else if (!strcmp(a, "--phases")) {
+            o->phases = v;
         } else if (!strcmp(a, "--fit")) {
             o->fit = v;
         } else if (!strcmp(a, "--out")) {

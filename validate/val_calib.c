@@ -221,7 +221,8 @@ double val_calib_objective(const val_calib_point *pts, const val_calib_sim *sims
         if (pts[k].weight <= 0)
             continue;
         for (int i = 0; i < TF_NPHASES; i++)
-            f += pts[k].weight * sq_log_err(sims[k].thr[i], pts[k].thr[i]);
+            if (!pts[k].phase_out[i])
+                f += pts[k].weight * sq_log_err(sims[k].thr[i], pts[k].thr[i]);
         for (int i = 0; i < TF_NKINDS; i++)
             f += pts[k].weight * kw * sq_log_err(sims[k].kind[i], pts[k].kind[i]);
     }
@@ -374,7 +375,7 @@ static int light_start(const sim_cfg *base, val_calib_param *params, size_t np,
     for (size_t k = 0; k < npts; k++) {
         int thr = 0;
         for (int i = 0; i < TF_NPHASES; i++)
-            thr |= !isnan(pts[k].thr[i]);
+            thr |= !isnan(pts[k].thr[i]) && !pts[k].phase_out[i];
         if (thr && pts[k].weight > 0 && (k0 == npts || pts[k].concurrency < pts[k0].concurrency))
             k0 = k;
     }
@@ -771,6 +772,12 @@ const char *val_calib_model_version(void)
     return model_version;
 }
 
+/* The weight of point p's throughput of phase ph in the objective. */
+static double point_weight(const val_calib_point *p, int ph)
+{
+    return p->phase_out[ph] ? 0 : p->weight;
+}
+
 static uint64_t points_hash(const val_calib_point *pts, size_t n, uint64_t h)
 {
     for (size_t k = 0; k < n; k++) {
@@ -778,6 +785,9 @@ static uint64_t points_hash(const val_calib_point *pts, size_t n, uint64_t h)
         h = fnv_num(pts[k].holds_rows, h);
         h = fnv_num(pts[k].goodies, h);
         h = fnv_num(pts[k].weight, h);
+        for (int i = 0; i < TF_NPHASES; i++) /* only when --phases set them (older keys hold) */
+            if (pts[k].phase_out[i])
+                h = fnv_num(100 + i, h);
         for (int i = 0; i < TF_NPHASES; i++)
             h = fnv_num(pts[k].thr[i], h);
         for (int i = 0; i < TF_NKINDS; i++)
@@ -866,6 +876,40 @@ static int weights(val_calibration *c, const char *points, double other, sim_err
     return SIM_OK;
 }
 
+/* --phases: the throughputs of the phases not named are only reported, at
+ * every point; NULL leaves every phase fitted. */
+static int fitted_phases(val_calibration *c, const char *phases, sim_err *err)
+{
+    if (!phases)
+        return SIM_OK;
+    int on[TF_NPHASES] = {0}, n = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", phases);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        int ph = 0;
+        while (ph < TF_NPHASES && strcmp(t, tf_phase_names[ph]))
+            ph++;
+        if (ph == TF_NPHASES)
+            return sim_err_set(err, SIM_EINPUT, "--phases: '%s' is not a phase (checkout, "
+                               "reserve, webhook, commit)", t);
+        n += !on[ph];
+        on[ph] = 1;
+    }
+    if (n < 1)
+        return sim_err_set(err, SIM_EINPUT, "--phases: no phase given");
+    int any = 0;
+    for (size_t k = 0; k < c->npts; k++)
+        for (int ph = 0; ph < TF_NPHASES; ph++) {
+            c->pts[k].phase_out[ph] = !on[ph];
+            any |= on[ph] && c->pts[k].weight > 0 && !isnan(c->pts[k].thr[ph]);
+        }
+    if (!any)
+        return sim_err_set(err, SIM_EINPUT, "--phases: %s has no throughput of %s for %s at the "
+                           "fitted points", c->file, phases, c->arch);
+    return SIM_OK;
+}
+
 int val_calib_prepare(const val_calib_run_opts *o, val_calibration *c, sim_err *err)
 {
     memset(c, 0, sizeof *c);
@@ -888,7 +932,7 @@ int val_calib_prepare(const val_calib_run_opts *o, val_calibration *c, sim_err *
     if (!any_thr)
         return sim_err_set(err, SIM_EINPUT, "%s: architecture %s has no phase throughput rows to "
                            "fit", o->file, o->arch);
-    if (weights(c, o->points, o->other_weight, err) ||
+    if (weights(c, o->points, o->other_weight, err) || fitted_phases(c, o->phases, err) ||
         val_calib_params(o->fit, c->cfg, c->params, VAL_CALIB_MAX_PARAMS, &c->np, err))
         return err->code;
     for (size_t i = 0; i < c->np; i++)
@@ -928,7 +972,8 @@ int val_calib_finish(val_calibration *c, int fitted, sim_err *err)
     sim_mape_init(&out);
     for (size_t k = 0; k < c->npts; k++)
         for (int ph = 0; ph < TF_NPHASES; ph++)
-            sim_mape_add(c->pts[k].weight >= 1 ? &fit : &out, c->sims[k].thr[ph], c->pts[k].thr[ph]);
+            sim_mape_add(point_weight(&c->pts[k], ph) >= 1 ? &fit : &out, c->sims[k].thr[ph],
+                         c->pts[k].thr[ph]);
     c->mape_fit = sim_mape_mean(&fit);
     c->mape_out = sim_mape_mean(&out);
     c->n_fit = (int)fit.n;
@@ -971,8 +1016,8 @@ void val_calib_points_table(const val_calibration *c, sim_table *t)
             sim_table_set_num(t, "simulated", c->sims[k].thr[ph]);
             sim_table_set_num(t, "simulated_ci", c->sims[k].thr_ci[ph]);
             sim_table_set_num(t, "error_pct", sim_mape_add(NULL, c->sims[k].thr[ph], p->thr[ph]));
-            sim_table_set_str(t, "fitted", p->weight >= 1 ? "yes"
-                                           : p->weight > 0 ? "weighted" : "held out");
+            const double w = point_weight(p, ph);
+            sim_table_set_str(t, "fitted", w >= 1 ? "yes" : w > 0 ? "weighted" : "held out");
             sim_table_set_num(t, "holds_rows", p->holds_rows);
         }
 }

@@ -78,6 +78,8 @@ typedef struct val_calib_point {
     double thr[TF_NPHASES];         /* measured mean throughput (NaN: absent) */
     double kind[TF_NKINDS];         /* measured mean kind time (NaN: absent) */
     double weight;                  /* 1 for points fitted, 0 for points only reported */
+    int phase_out[TF_NPHASES];      /* 1: that phase's throughput only reported
+                                       (`--phases`); 0 (zeroed storage): fitted */
 } val_calib_point;
 
 typedef struct val_calib_param {
@@ -197,6 +199,8 @@ typedef struct val_calib_run_opts {
     const sim_cfg *overrides;  /* --set (borrowed; may be NULL) */
     const char *fit;           /* keys to fit, comma-separated; NULL: the default set */
     const char *points;        /* concurrencies fitted, comma-separated; NULL: all */
+    const char *phases;        /* phases whose throughputs are fitted, comma-separated;
+                                  NULL: all (the kinds are fitted at every fitted point) */
     double other_weight;       /* weight of the other points (0: held out) */
     val_series_opts series;    /* rows0, goodies0 */
     val_calib_opts fit_opts;
@@ -256,7 +260,8 @@ void val_calib_key(val_calibration *c);
 /* Tables of a calibration, appended to t:
  * params: parameter, start, fitted;
  * points: phase, concurrency, measured, simulated, simulated_ci, error_pct,
- *         fitted (yes / weighted / held out), holds_rows;
+ *         fitted (yes / weighted / held out: the point's weight times its
+ *         phase's), holds_rows;
  * kinds:  kind, concurrency, measured_ms, simulated_ms, error_pct. */
 void val_calib_params_table(const val_calibration *c, sim_table *t);
 void val_calib_points_table(const val_calibration *c, sim_table *t);

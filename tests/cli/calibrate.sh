@@ -39,6 +39,22 @@ if cmp -s "$tmp/cal2.csv" "$tmp/out"; then ok; else bad "stored and fresh calibr
 expect 0 "export the stored calibration" -- "$TFSIM" export "$tmp/cal.db" --list runs
 expect_out "calibrate" "the calibration is a run of the results database"
 
+# --phases: the windows fitted, the waves held out at every point (and the
+# fitted points' windows counted as fitted); it changes the fit, so the key
+expect 0 "calibrate --phases" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --points 1,10 \
+    --phases checkout,reserve --fit client.cpu,server.cpu_request --iter 3 --reps 1 --format csv \
+    --db "$tmp/cal.db"
+awk -F, '$1 == "checkout" || $1 == "reserve" { if (($2 == 1 || $2 == 10) != ($7 == "yes")) bad = 1; w++ }
+         $1 == "webhook" || $1 == "commit" { if ($7 != "held out") bad = 1; h++ }
+         END { exit bad || w != 24 || h != 24 }' "$tmp/out" && ok || bad "calibrate --phases: fitted and held-out rows"
+expect_err "fitted points [0-9.]*% (4), held-out points [0-9.]*% (44)" "calibrate --phases MAPE counts"
+expect_err "stored as run" "calibrate --phases is a fit of its own (not the stored one)"
+if cmp -s "$tmp/cal2.csv" "$tmp/out"; then bad "calibrate --phases gave the all-phase fit"; else ok; fi
+expect 2 "calibrate bad phase" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --phases checkout,payday
+expect_err "--phases: 'payday' is not a phase" "bad phase message"
+expect 2 "calibrate empty phases" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --phases ,
+expect_err "--phases: no phase given" "empty phases message"
+
 # bad input: exit 2 naming the file (and line)
 expect 2 "calibrate unknown arch" -- "$TFSIM" calibrate --tigerbench $data --arch mongo_pg
 expect_err "architecture 'mongo_pg' is not in the file" "unknown arch message"
