@@ -172,6 +172,18 @@ static const tf_param registry[] = {
        "on a VM an idle vCPU costs a wake-up); 0: none"},
      TF_DOUBLE(wake_cpu), .demand = 1,
      .source = "0; tfsim compare measures it (live runs at two loads)"},
+    {{"server", "cold", SIM_CFG_NUM, "0", 0, 100, NULL, "factor",
+       "code-path warmth: a CPU step of a code path (the endpoint's own, SQLAlchemy, "
+       "redis-py, the TigerBeetle client) costs its CPU times 1 + cold x (1 - exp(-gap / "
+       "cold_tau)), gap: the time since that path last ran on the loop; 0: every step warm"},
+     TF_DOUBLE(cold), .live = "0",
+     .source = "0 (the TigerBench host: not measured); this VM: 3.5, README \"a Python loop "
+               "is slow after it idled\""},
+    {{"server", "cold_tau", SIM_CFG_DUR, "3ms", 1e-6, 10, NULL, "s",
+       "how fast a code path goes cold (server.cold)"},
+     TF_DOUBLE(cold_tau),
+     .source = "redis-py on this VM: its first command's extra CPU after 1, 2, 4, 8, 16 ms "
+               "of other work or sleep"},
     {{"server", "cpu_shape", SIM_CFG_DIST, "gamma(shape=4, mean=1)", 0, 0, NULL, "factor",
        "multiplier on every CPU step (mean 1): the variability of Python work"},
      TF_DIST(cpu_shape), .live = "1",

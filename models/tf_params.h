@@ -89,6 +89,7 @@ typedef struct tf_params {
     double cpu_split;            /* fraction of cpu_request before the first await */
     double crowding;             /* relative step cost growth per live task on the loop */
     double wake_cpu;             /* extra CPU of a burst that finds its loop idle */
+    double cold, cold_tau;       /* code-path warmth: a path's CPU times 1 + cold (1 - e^(-gap/tau)) */
     sim_dist cpu_shape;          /* multiplier distribution for CPU steps (mean 1) */
 
     /* host */

@@ -17,34 +17,34 @@ static void emit(tf_prog *g, int code, int arg, double cpu)
  * runs without a transaction block). */
 static void emit_pg(tf_prog *g, const tf_params *p, const int *q, int nq, int txn)
 {
-    emit(g, TF_U_CPU, 0, p->pg_loop_cpu_txn / 2);
+    emit(g, TF_U_CPU, TF_PATH_PG, p->pg_loop_cpu_txn / 2);
     emit(g, TF_U_GATE_ACQ, 0, 0);
     emit(g, TF_U_POOL_ACQ, 0, 0);
     if (p->pre_ping) {
-        emit(g, TF_U_CPU, 0, p->pg_loop_cpu_query);
+        emit(g, TF_U_CPU, TF_PATH_PG, p->pg_loop_cpu_query);
         emit(g, TF_U_PG, TF_Q_PING, 0);
     }
     if (txn) {
-        emit(g, TF_U_CPU, 0, p->pg_loop_cpu_query);
+        emit(g, TF_U_CPU, TF_PATH_PG, p->pg_loop_cpu_query);
         emit(g, TF_U_PG, TF_Q_BEGIN, 0);
     }
     for (int i = 0; i < nq; i++) {
-        emit(g, TF_U_CPU, 0, p->pg_loop_cpu_query);
+        emit(g, TF_U_CPU, TF_PATH_PG, p->pg_loop_cpu_query);
         emit(g, TF_U_PG, q[i], 0);
     }
     if (txn) {
-        emit(g, TF_U_CPU, 0, p->pg_loop_cpu_query);
+        emit(g, TF_U_CPU, TF_PATH_PG, p->pg_loop_cpu_query);
         emit(g, TF_U_PG, TF_Q_COMMIT, 0);
     }
     emit(g, TF_U_POOL_REL, 0, 0);
     emit(g, TF_U_GATE_REL, 0, 0);
-    emit(g, TF_U_CPU, 0, p->pg_loop_cpu_txn / 2);
+    emit(g, TF_U_CPU, TF_PATH_PG, p->pg_loop_cpu_txn / 2);
 }
 
 static void emit_redis(tf_prog *g, const tf_params *p, const int *ops, int rts)
 {
     for (int i = 0; i < rts; i++) {
-        emit(g, TF_U_CPU, 0, p->redis_loop_cpu);
+        emit(g, TF_U_CPU, TF_PATH_REDIS, p->redis_loop_cpu);
         emit(g, TF_U_REDIS, ops[i], 0);
     }
 }
@@ -53,7 +53,7 @@ static void emit_hold(tf_prog *g, const tf_params *p)
 {
     emit(g, TF_U_KB, TF_K_HOLD, 0);
     if (p->accounting == TF_TB) {
-        emit(g, TF_U_CPU, 0, p->tb_loop_cpu);
+        emit(g, TF_U_CPU, TF_PATH_TB, p->tb_loop_cpu);
         emit(g, TF_U_TB, 2, 0);
     } else {
         static const int q[] = {TF_Q_LOCK_TICKET, TF_Q_SUM, TF_Q_SUM, TF_Q_INSERT_TICKET,
@@ -67,7 +67,7 @@ static void emit_commit_order(tf_prog *g, const tf_params *p, int holds)
 {
     emit(g, TF_U_KB, TF_K_COMMIT_ORDER, 0);
     if (p->accounting == TF_TB) {
-        emit(g, TF_U_CPU, 0, p->tb_loop_cpu);
+        emit(g, TF_U_CPU, TF_PATH_TB, p->tb_loop_cpu);
         emit(g, TF_U_TB, holds, 0);
     } else {
         /* one UPDATE posts the order's pending holds (one or both): the
@@ -110,26 +110,26 @@ void tf_prog_build(tf_prog *g, const tf_params *p)
         for (int ep = 0; ep < TF_EP_N; ep++) {
             double extra = ep == TF_EP_CHECKOUT ? p->cpu_checkout
                            : ep == TF_EP_WEBHOOK || ep == TF_EP_WEBHOOK_FAIL ? p->cpu_webhook : 0;
-            emit(&g[ep], TF_U_CPU, 0, pre + extra);
+            emit(&g[ep], TF_U_CPU, TF_PATH_APP, pre + extra);
             emit(&g[ep], TF_U_SLEEP, 0, 0);
-            emit(&g[ep], TF_U_CPU, 0, post);
+            emit(&g[ep], TF_U_CPU, TF_PATH_APP, post);
             emit(&g[ep], TF_U_END, 0, 0);
         }
         return;
     }
     /* checkout: validate; hold; save session; respond */
-    emit(&g[TF_EP_CHECKOUT], TF_U_CPU, 0, pre + p->cpu_checkout);
+    emit(&g[TF_EP_CHECKOUT], TF_U_CPU, TF_PATH_APP, pre + p->cpu_checkout);
     emit_hold(&g[TF_EP_CHECKOUT], p);
     int jump = g[TF_EP_CHECKOUT].n;
     emit(&g[TF_EP_CHECKOUT], TF_U_JSOLD, 0, 0);
     emit_session(&g[TF_EP_CHECKOUT], p, TF_K_SAVE, 1, 2);
     g[TF_EP_CHECKOUT].u[jump].arg = g[TF_EP_CHECKOUT].n;
-    emit(&g[TF_EP_CHECKOUT], TF_U_CPU, 0, post);
+    emit(&g[TF_EP_CHECKOUT], TF_U_CPU, TF_PATH_APP, post);
     emit(&g[TF_EP_CHECKOUT], TF_U_END, 0, 0);
     /* webhook: verify; get; fulfill; commit order; add order; remove pending */
     for (int ok = 1; ok >= 0; ok--) {
         tf_prog *w = &g[ok ? TF_EP_WEBHOOK : TF_EP_WEBHOOK_FAIL];
-        emit(w, TF_U_CPU, 0, pre + p->cpu_webhook);
+        emit(w, TF_U_CPU, TF_PATH_APP, pre + p->cpu_webhook);
         emit_session(w, p, TF_K_GET, 1, 1);
         if (ok) {
             emit_session(w, p, TF_K_FULFILL, 2, 2);
@@ -142,16 +142,16 @@ void tf_prog_build(tf_prog *g, const tf_params *p)
             emit(w, TF_U_KE, TF_K_ADD_ORDER, 0);
         }
         emit_session(w, p, TF_K_REMOVE, 1, 1);
-        emit(w, TF_U_CPU, 0, post);
+        emit(w, TF_U_CPU, TF_PATH_APP, post);
         emit(w, TF_U_END, 0, 0);
     }
-    emit(&g[TF_EP_RESERVE], TF_U_CPU, 0, pre);
+    emit(&g[TF_EP_RESERVE], TF_U_CPU, TF_PATH_APP, pre);
     emit_hold(&g[TF_EP_RESERVE], p);
-    emit(&g[TF_EP_RESERVE], TF_U_CPU, 0, post);
+    emit(&g[TF_EP_RESERVE], TF_U_CPU, TF_PATH_APP, post);
     emit(&g[TF_EP_RESERVE], TF_U_END, 0, 0);
-    emit(&g[TF_EP_COMMIT], TF_U_CPU, 0, pre);
+    emit(&g[TF_EP_COMMIT], TF_U_CPU, TF_PATH_APP, pre);
     emit_commit_order(&g[TF_EP_COMMIT], p, 2);
-    emit(&g[TF_EP_COMMIT], TF_U_CPU, 0, post);
+    emit(&g[TF_EP_COMMIT], TF_U_CPU, TF_PATH_APP, post);
     emit(&g[TF_EP_COMMIT], TF_U_END, 0, 0);
 }
 

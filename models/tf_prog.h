@@ -19,7 +19,7 @@
 #include "models/tf_params.h"
 
 enum tf_uop_code {
-    TF_U_CPU,      /* CPU on the event loop, cpu seconds (no yield) */
+    TF_U_CPU,      /* CPU on the event loop, cpu seconds (no yield); arg: enum tf_path */
     TF_U_KB,       /* kind arg begins */
     TF_U_KE,       /* kind arg ends */
     TF_U_GATE_ACQ, /* DB gate semaphore */
@@ -47,6 +47,16 @@ enum tf_pg_query {
     TF_Q_INSERT,        /* payment session row */
     TF_Q_ORDER,         /* order row (fails on a duplicate goodie id when goodies are gone) */
     TF_Q_COMMIT
+};
+
+/* Which code a TF_U_CPU step runs (server.cold: each path warms and cools
+ * on its own). */
+enum tf_path {
+    TF_PATH_APP,   /* uvicorn, FastAPI and the endpoint's own code */
+    TF_PATH_PG,    /* SQLAlchemy and asyncpg */
+    TF_PATH_REDIS, /* redis-py */
+    TF_PATH_TB,    /* the TigerBeetle client and its batcher */
+    TF_NPATHS
 };
 
 /* Which Redis operation a TF_U_REDIS step is (for the live driver). */

@@ -109,8 +109,9 @@ typedef struct loop {
     sim_queue stacked;
     int hold;          /* > 0: queue bursts without starting them (client_hold) */
     /* CPU a burst adds when it starts, from the state it then finds (the
-     * client's pool passes); NULL: none */
+     * client's pool passes, the server's cold code paths); NULL: none */
     double (*at_start)(struct loop *l, const sim_job *j);
+    double path_last[TF_NPATHS]; /* when each code path last started on it (server.cold) */
 } loop;
 
 typedef struct worker {
@@ -142,6 +143,7 @@ typedef struct req {
     int mark_code[MAX_MARKS], mark_kind[MAX_MARKS];
     int wave;
     int awake;          /* the next burst finds the loop's core awake (no wake-up) */
+    double path_cpu[TF_NPATHS]; /* its queued server burst's nominal CPU per code path */
     int sent_busy;      /* its loop had more to run when it sent its Redis command */
 } req;
 
@@ -274,6 +276,26 @@ static void loop_run(loop *l, void *obj, double cost, sim_fn fn, int front, int 
         sim_queue_push(&l->ready, j);
     sim_tavg_set(&l->queue_t, l->T->s.now, (double)sim_queue_len(&l->ready));
     loop_start(l);
+}
+
+/* server.cold: the extra CPU of a server burst from how long each code
+ * path it runs has not run on this loop (never: fully cold); the paths it
+ * runs are warm from now.  Bursts that are not a request's step (the
+ * batcher's flush, a connection's accept) run none.  O(TF_NPATHS). */
+static double server_at_start(loop *l, const sim_job *j)
+{
+    const tf_params *p = l->T->p;
+    const req *r = j->obj;
+    if (!r)
+        return 0;
+    const double now = l->T->s.now;
+    double extra = 0;
+    for (int c = 0; c < TF_NPATHS; c++)
+        if (r->path_cpu[c] > 0) {
+            extra += r->path_cpu[c] * p->cold * -expm1(-(now - l->path_last[c]) / p->cold_tau);
+            l->path_last[c] = now;
+        }
+    return extra;
 }
 
 static void loop_init(loop *l, tfs *T, double crowding, double wake, gsl_rng *rng,
@@ -541,10 +563,12 @@ static void step(tfs *T, req *r, int on_loop)
     worker *w = &T->w[r->w];
     double cpu = 0;
     r->nmarks = 0;
+    memset(r->path_cpu, 0, sizeof r->path_cpu);
     for (;;) {
         const tf_uop *u = &r->g->u[r->pc];
         if (u->code == TF_U_CPU) {
             cpu += u->cpu;
+            r->path_cpu[u->arg] += u->cpu;
             r->pc++;
             continue;
         }
@@ -925,6 +949,7 @@ static void client_start(tfs *T, int ep)
     r->t0 = T->s.now;
     r->cls = (int)gsl_rng_uniform_int(T->r_class, (unsigned long)T->p->classes);
     r->pr.conn = -1;
+    memset(r->path_cpu, 0, sizeof r->path_cpu); /* its accept burst runs no path */
     T->inflight++;
     if (T->inflight > T->inflight_max)
         T->inflight_max = T->inflight;
@@ -1293,6 +1318,11 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     for (long i = 0; i < p->workers; i++) {
         worker *w = &T->w[i];
         loop_init(&w->lp, T, p->crowding, p->wake_cpu, T->r_server, &p->cpu_shape, 1);
+        if (p->cold > 0) {
+            w->lp.at_start = server_at_start;
+            for (int c = 0; c < TF_NPATHS; c++)
+                w->lp.path_last[c] = -INFINITY;
+        }
         sim_sem_init(&w->gate, p->gate);
         sim_sem_init(&w->pool, p->pool_size + p->pool_overflow);
         sim_batcher_init(&w->tb, (unsigned)p->tb_batch_max, tb_latency, &w->lp);

@@ -437,6 +437,45 @@ static void test_redis_wake_wait(void **state)
     assert_memory_equal(&mid.phase, &mid2.phase, sizeof mid.phase);
 }
 
+/* server.cold: one request at a time on the stub architecture, nothing
+ * else costs anything: the request's two bursts (0.5 ms each, warm) are
+ * the loop's only code path, so the first after the 10 ms await costs
+ * 0.5 (1 + 2 (1 - e^-(a + 10)/4)) ms and the next request's first,
+ * b ms after it started, 0.5 (1 + 2 (1 - e^-b/4)): a fixed point.  Under
+ * load the path stays warm; cold = 0 is the warm cost exactly. */
+static const char cold_base[] =
+    "[architecture]\naccounting = stub\npayments = stub\nstub_latency = 10ms\n"
+    "[client]\ntotal = 200\ncpu = 0\nsent_cpu = 0\ncrowding = 0\nconnect_cpu = 0\npool_cpu = 0\n"
+    "pool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\npool_req_cpu = 0\n"
+    "[server]\ncpu_request = 1ms\ncpu_split = 0.5\ncpu_checkout = 0\ncpu_webhook = 0\ncpu_shape = 1\n"
+    "crowding = 0\naccept_cpu = 0\nwake_cpu = 0\n"
+    "cold_tau = 4ms\n[host]\ncores = 64\nrtt = 0\n";
+
+static void test_server_cold(void **state)
+{
+    (void)state;
+    tf_out warm, cold, loaded;
+    run_with(cold_base, "[client]\nconcurrency = 1\n[server]\ncold = 0\n", &warm);
+    run_with(cold_base, "[client]\nconcurrency = 1\n[server]\ncold = 2\n", &cold);
+    run_with(cold_base, "[client]\nconcurrency = 8\n[server]\ncold = 2\n", &loaded);
+    double a = 0.5, b = 0.5; /* ms: the request's first and second burst */
+    for (int i = 0; i < 100; i++) {
+        a = 0.5 * (1 + 2 * -expm1(-b / 4));
+        b = 0.5 * (1 + 2 * -expm1(-(a + 10) / 4));
+    }
+    for (int ph = 0; ph < TF_NPHASES; ph++) {
+        assert_rel(warm.phase[ph].cpu_server, 1e-3, 1e-9);
+        /* a phase's first request differs (its first burst is colder) */
+        assert_rel(cold.phase[ph].cpu_server, (a + b) * 1e-3, 0.01);
+        assert_rel(cold.phase[ph].throughput, 1 / ((a + b + 10) * 1e-3), 0.01);
+        /* 8 at once: each burst follows another of the same path within
+         * a burst's time, so far less than the 1.6 ms of one at a time */
+        assert_true(loaded.phase[ph].cpu_server > 1e-3);
+        assert_true(loaded.phase[ph].cpu_server < 1.4e-3);
+    }
+    assert_true(a + b > 1.5);
+}
+
 /* wake_affine: a statement waits for its loop's burst only when no host
  * core is idle; with many cores nothing changes. */
 static const char affine_base[] =
@@ -568,7 +607,8 @@ int main(void)
         cmocka_unit_test(test_client_pool),
         cmocka_unit_test(test_client_pool_016),
         cmocka_unit_test(test_determinism),       cmocka_unit_test(test_wake_cost),
-        cmocka_unit_test(test_redis_on_host),     cmocka_unit_test(test_wake_affine),       cmocka_unit_test(test_redis_wake_wait),       cmocka_unit_test(test_bad_configs),
+        cmocka_unit_test(test_redis_on_host),     cmocka_unit_test(test_wake_affine),       cmocka_unit_test(test_redis_wake_wait),
+        cmocka_unit_test(test_server_cold),       cmocka_unit_test(test_bad_configs),
         cmocka_unit_test(test_component_units),
         cmocka_unit_test(test_redis_io_threads),
     };
