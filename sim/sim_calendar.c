@@ -3,6 +3,20 @@
 #include <assert.h>
 #include <stdlib.h>
 
+/* An array of cap nodes whose node 1 starts a cache line (node 0, the
+ * root, fills the second half of the line before): the four children of
+ * node i, 4i+1 to 4i+4, are then the two lines that start at node 4i+1,
+ * not three lines.  *mem receives what to free. */
+static sim_cal_node *alloc_nodes(size_t cap, void **mem)
+{
+    size_t bytes = (cap + 1) * sizeof(sim_cal_node);
+    *mem = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    assert(*mem && "out of memory");
+    return (sim_cal_node *)*mem + 1;
+}
+
+_Static_assert(sizeof(sim_cal_node) == 32, "alloc_nodes aligns nodes 4i+1 on 64-byte lines");
+
 void sim_calendar_init(sim_calendar *c, size_t cap_hint)
 {
     c->cap = cap_hint ? cap_hint : 1;
@@ -11,13 +25,13 @@ void sim_calendar_init(sim_calendar *c, size_t cap_hint)
     c->hole = 0;
     c->ntimers = 0;
     c->armed = 0;
-    c->heap = malloc(c->cap * sizeof *c->heap);
-    assert(c->heap && "out of memory");
+    c->heap = alloc_nodes(c->cap, &c->mem);
 }
 
 void sim_calendar_fini(sim_calendar *c)
 {
-    free(c->heap);
+    free(c->mem);
+    c->mem = NULL;
     c->heap = NULL;
     c->n = c->cap = 0;
     c->hole = 0;
@@ -35,6 +49,23 @@ void sim_calendar_clear(sim_calendar *c)
  * children. */
 #define PREFETCH_ABOVE 8192
 
+/* The least of h[l..l+3]: its index into *m, its key returned.  Two
+ * pairwise minima, then the least of the two, each picked with its key by
+ * conditional moves (which child is least is a coin flip: a branch would
+ * be mispredicted half the time), so that a level of a sift waits for one
+ * round of loads, the four keys, not two. */
+static inline __attribute__((always_inline)) sim_cal_key least_of_four(const sim_cal_node *h,
+                                                                      size_t l, size_t *m)
+{
+    sim_cal_key k0 = h[l].k, k1 = h[l + 1].k, k2 = h[l + 2].k, k3 = h[l + 3].k;
+    int c01 = k1 < k0, c23 = k3 < k2;
+    sim_cal_key ka = c01 ? k1 : k0, kb = c23 ? k3 : k2;
+    size_t a = l + (size_t)c01, b = l + 2 + (size_t)c23;
+    size_t cab = kb < ka;
+    *m = a ^ ((a ^ b) & -cab); /* b if cab, else a; a mask, not a branch */
+    return cab ? kb : ka;
+}
+
 /* Place x in a heap of n slots whose root slot is free. */
 static inline __attribute__((always_inline)) void sift_down(sim_cal_node *h, size_t n,
                                                           sim_cal_node x)
@@ -50,10 +81,8 @@ static inline __attribute__((always_inline)) void sift_down(sim_cal_node *h, siz
                 goto last;
             for (size_t g = 4 * l + 1, k = 0; k < 16 && g + k < n; k += 2)
                 __builtin_prefetch(&h[g + k]);
-            size_t a = l + (h[l + 1].k < h[l].k);
-            size_t b = l + 2 + (h[l + 3].k < h[l + 2].k);
-            size_t m = h[b].k < h[a].k ? b : a;
-            if (!(h[m].k < x.k)) {
+            size_t m;
+            if (!(least_of_four(h, l, &m) < x.k)) {
                 h[i] = x;
                 return;
             }
@@ -64,10 +93,8 @@ static inline __attribute__((always_inline)) void sift_down(sim_cal_node *h, siz
         size_t l = 4 * i + 1;
         if (l + 3 >= n)
             break;
-        size_t a = l + (h[l + 1].k < h[l].k);
-        size_t b = l + 2 + (h[l + 3].k < h[l + 2].k);
-        size_t m = h[b].k < h[a].k ? b : a;
-        if (!(h[m].k < x.k)) {
+        size_t m;
+        if (!(least_of_four(h, l, &m) < x.k)) {
             h[i] = x;
             return;
         }
@@ -101,9 +128,13 @@ void sim_calendar_fill_hole(sim_calendar *c)
 
 static __attribute__((noinline)) void grow(sim_calendar *c)
 {
+    void *mem;
+    sim_cal_node *h = alloc_nodes(2 * c->cap, &mem);
+    memcpy(h, c->heap, c->n * sizeof *h);
+    free(c->mem);
+    c->mem = mem;
+    c->heap = h;
     c->cap *= 2;
-    c->heap = realloc(c->heap, c->cap * sizeof *c->heap);
-    assert(c->heap && "out of memory");
 }
 
 uint64_t sim_calendar_push(sim_calendar *c, double t, unsigned prio, sim_fn fn, void *obj)

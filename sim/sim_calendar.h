@@ -19,15 +19,20 @@
  * pushes per calendar at most, asserted).  The array grows by doubling and
  * never shrinks: after warm-up no push allocates.
  * Cost: push and pop O(log4 n) with 32-byte nodes moved by hole sifting;
- * a sift down picks the least of four children without branches and, on
- * heaps larger than the caches, prefetches the grandchildren; memory 32
+ * a sift down picks the least of four children and its key by conditional
+ * moves (no branch, one round of loads per level) and, on heaps larger
+ * than the caches, prefetches the grandchildren; the array is placed so
+ * that the four children of a node are two whole cache lines; memory 32
  * bytes per pending event.  (bench/bench_calendar.c: hold model.)  Why
  * this shape (issue 18, hold model, exp(1) increments, CPU time medians on
  * a loaded machine, without prefetching): 4-ary beat 2-ary by 3% at 10^2
  * pending, 6% at 10^3 and 1.8x at 10^6; 8-ary tied at 10^2-10^3 and was
  * 1.5-2x faster only at 10^6; a bottom-up sift (hole to a leaf, then up)
  * lost 10% at 10^2 and tied at 10^3; keys in their own array (16-byte
- * keys, siblings on one cache line) lost 20%.  There is no cancel in the heap: owners mark stale events themselves (compare
+ * keys, siblings on one cache line) lost 20%.  With the one-load-round
+ * pick (issue 18, second pass, minimum CPU time of 27 runs): 4-ary 34.5 ns
+ * per hold at 10^3 (was 39.2), 8-ary 40.8; children on two lines instead
+ * of three: the same at 10^2-10^3, 5% less at 10^6.  There is no cancel in the heap: owners mark stale events themselves (compare
  * the returned seq).
  * Timers: up to SIM_CAL_TIMERS movable events kept beside the heap, each
  * with at most one firing pending; setting a timer replaces its pending
@@ -75,7 +80,8 @@ typedef struct sim_cal_node {
 _Static_assert(SIM_CAL_TIMERS <= 4, "sim_calendar_size counts the armed timers with a 16-entry table");
 
 typedef struct sim_calendar {
-    sim_cal_node *heap;
+    sim_cal_node *heap;  /* node 1 starts a cache line (see sim_calendar.c) */
+    void *mem;           /* the allocation that holds heap[] */
     size_t n;      /* nodes in heap[], counting an empty root (hole) */
     size_t cap;
     uint64_t seq;

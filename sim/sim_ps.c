@@ -5,10 +5,21 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* min(1, K/m) for m jobs present (spinners included): K/m < 1 exactly
+ * when m > K (a quotient of doubles a < b rounds below 1), so the division
+ * is done only then. */
+static inline double rate_of(const sim_ps *p, size_t jobs)
+{
+    double m = (double)jobs;
+    return m <= p->cores ? 1.0 : p->cores / m;
+}
+
 void sim_ps_init(sim_ps *p, double cores)
 {
     assert(cores > 0);
     p->cores = cores;
+    for (size_t m = 0; m < SIM_PS_RATES; m++)
+        p->rates[m] = rate_of(p, m);
     p->v = 0;
     p->t_last = 0;
     p->cap = 16;
@@ -24,7 +35,7 @@ void sim_ps_init(sim_ps *p, double cores)
     p->completions = 0;
     sim_tavg_init(&p->njobs, 0, 0);
     sim_tavg_init(&p->nbusy, 0, 0);
-    sim_welford_init(&p->resp);
+    p->resp_sum = 0;
 }
 
 void sim_ps_fini(sim_ps *p)
@@ -38,16 +49,16 @@ void sim_ps_reset_stats(sim_ps *p, double now)
     p->completions = 0;
     sim_tavg_restart(&p->njobs, now);
     sim_tavg_restart(&p->nbusy, now);
-    sim_welford_init(&p->resp);
+    p->resp_sum = 0;
 }
 
-/* min(1, K/m) with m = jobs + spinners, 0 without jobs: K/m < 1 exactly
- * when m > K (a quotient of doubles a < b rounds below 1), so the division
- * is done only then.  Called whenever n or spin changes. */
+/* min(1, K/m) with m = jobs + spinners, 0 without jobs, from the table
+ * that init fills for small m (a division costs as much as the rest of a
+ * submit).  Called whenever n or spin changes. */
 static inline void set_rate(sim_ps *p)
 {
-    double m = (double)(p->n + (size_t)p->spin);
-    p->rate = p->n == 0 ? 0 : m <= p->cores ? 1.0 : p->cores / m;
+    size_t m = p->n + (size_t)p->spin;
+    p->rate = p->n == 0 ? 0 : m < SIM_PS_RATES ? p->rates[m] : rate_of(p, m);
 }
 
 /* x / rate, without the division when the rate is 1 (the same value). */
@@ -110,17 +121,10 @@ static sim_ps_job heap_pop(sim_ps *p)
 
 static void on_complete(sim *s, void *obj);
 
-static void arm(sim_ps *p, sim *s)
+/* Arm the completion of the heap top, due in dt >= 0 (unless the armed
+ * event comes first). */
+static void arm_in(sim_ps *p, sim *s, double dt)
 {
-    if (p->n == 0) {
-        if (p->is_armed && p->timer >= 0)
-            sim_timer_clear(s, p->timer);
-        p->is_armed = 0;
-        return;
-    }
-    double dt = per_rate(p, p->heap[0].finish - p->v);
-    if (dt < 0)
-        dt = 0;
     if (p->is_armed && p->armed_t <= s->now + dt)
         return; /* the armed event comes first; it re-arms when it fires */
     /* the CPU's timer (its earlier firing, if any, is replaced); without a
@@ -137,6 +141,18 @@ static void arm(sim_ps *p, sim *s)
     p->is_armed = 1;
 }
 
+static void arm(sim_ps *p, sim *s)
+{
+    if (p->n == 0) {
+        if (p->is_armed && p->timer >= 0)
+            sim_timer_clear(s, p->timer);
+        p->is_armed = 0;
+        return;
+    }
+    double dt = per_rate(p, p->heap[0].finish - p->v);
+    arm_in(p, s, dt < 0 ? 0 : dt);
+}
+
 static void set_counts(sim_ps *p, double now)
 {
     double n = (double)(p->n + (size_t)p->spin);
@@ -151,9 +167,10 @@ static void on_complete(sim *s, void *obj)
         return; /* stale: the job set changed after this event was armed */
     advance(p, s->now);
     p->is_armed = 0;
-    double due = s->now + per_rate(p, p->heap[0].finish - p->v);
+    double dt = per_rate(p, p->heap[0].finish - p->v);
+    double due = s->now + dt;
     if (due - s->now > 4 * DBL_EPSILON * (s->now > 1.0 ? s->now : 1.0)) {
-        arm(p, s); /* fired early: arrivals slowed the top job down */
+        arm_in(p, s, dt); /* fired early: arrivals slowed the top job down */
         return;
     }
     /* The armed event is for the heap top: it leaves now even if rounding
@@ -176,7 +193,7 @@ static void on_complete(sim *s, void *obj)
     set_counts(p, s->now);
     arm(p, s);
     for (size_t i = 0; i < k; i++) {
-        sim_welford_add(&p->resp, s->now - done[i].t);
+        p->resp_sum += s->now - done[i].t;
         if (done[i].fn)
             done[i].fn(s, done[i].obj);
     }

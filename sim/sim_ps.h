@@ -27,13 +27,20 @@
  * when the CPU goes idle (no finish points are held then), so that it
  * stays small and precise; jobs finish in order of finish point.
  * Cost: O(log n) per submit and completion; the job pool grows by doubling
- * and is reused, so steady state does not allocate.
+ * and is reused, so steady state does not allocate.  The rate min(1, K/m)
+ * comes from a table for m < SIM_PS_RATES (no division when the job set
+ * changes); a completion that fires early computes its new due time once.
+ * Statistics: completions, the sum of their response times (resp_sum; no
+ * running variance, which cost a division per completion), jobs present
+ * and cores busy over time.
  */
 #ifndef SIM_PS_H
 #define SIM_PS_H
 
 #include "sim/sim.h"
 #include "sim/sim_stats.h"
+
+#define SIM_PS_RATES 64
 
 typedef struct sim_ps_job {
     double finish;  /* virtual finish point */
@@ -49,6 +56,7 @@ typedef struct sim_ps {
     sim_ps_job *heap;  /* min-heap on (finish, order), owned */
     size_t n, cap;
     double rate;       /* each job's rate, min(1, K/(n + spin)) (0 without jobs); set when n or spin changes */
+    double rates[SIM_PS_RATES]; /* min(1, K/m) for m < SIM_PS_RATES (no division per change) */
     uint64_t order;
     long spin;         /* spinning jobs present (sim_ps_spin) */
     uint64_t armed;    /* sequence number of the armed completion event */
@@ -58,7 +66,7 @@ typedef struct sim_ps {
     /* statistics since the last reset */
     uint64_t completions;
     sim_tavg njobs, nbusy;  /* jobs present (spinners too); cores in use = min(n + spin, K) */
-    sim_welford resp;
+    double resp_sum;        /* response times of the completions, summed (mean: / completions) */
 } sim_ps;
 
 void sim_ps_init(sim_ps *p, double cores);

@@ -248,3 +248,11 @@ double sim_rng_gamma1_dc(gsl_rng *r, double shape, double d, double c)
             return d * v;
     }
 }
+
+double sim_rng_gamma1_rest(gsl_rng *r, double d, double c, double x, double v, double u)
+{
+    double x2 = x * x;
+    if (log(u) < 0.5 * x2 + d * (1 - v + log(v)))
+        return d * v;
+    return sim_rng_gamma1_dc(r, 1, d, c); /* new candidates (shape >= 1: the loop) */
+}

@@ -64,8 +64,8 @@ void sim_tavg_restart(sim_tavg *a, double now)
 
 void sim_hist_init(sim_hist *h)
 {
-    h->b = calloc(SIM_HIST_NB, sizeof *h->b);
-    assert(h->b && "out of memory");
+    for (int i = 0; i < SIM_HIST_CHUNKS; i++)
+        h->chunk[i] = NULL;
     h->n = h->zero = h->under = h->over = 0;
     h->min = INFINITY;
     h->max = -INFINITY;
@@ -73,16 +73,37 @@ void sim_hist_init(sim_hist *h)
 
 void sim_hist_fini(sim_hist *h)
 {
-    free(h->b);
-    h->b = NULL;
+    for (int i = 0; i < SIM_HIST_CHUNKS; i++) {
+        free(h->chunk[i]);
+        h->chunk[i] = NULL;
+    }
 }
 
 void sim_hist_clear(sim_hist *h)
 {
-    memset(h->b, 0, SIM_HIST_NB * sizeof *h->b);
+    for (int i = 0; i < SIM_HIST_CHUNKS; i++)
+        if (h->chunk[i])
+            memset(h->chunk[i], 0, sizeof(uint64_t) << SIM_HIST_SUB_BITS);
     h->n = h->zero = h->under = h->over = 0;
     h->min = INFINITY;
     h->max = -INFINITY;
+}
+
+/* The counts of power of two c, allocated (zero) on first use. */
+static uint64_t *chunk_of(sim_hist *h, long c)
+{
+    if (!h->chunk[c]) {
+        h->chunk[c] = calloc((size_t)1 << SIM_HIST_SUB_BITS, sizeof(uint64_t));
+        assert(h->chunk[c] && "out of memory");
+    }
+    return h->chunk[c];
+}
+
+/* Count of bucket i (0 <= i < SIM_HIST_NB). */
+static inline uint64_t count_of(const sim_hist *h, long i)
+{
+    const uint64_t *c = h->chunk[i >> SIM_HIST_SUB_BITS];
+    return c ? c[i & ((1 << SIM_HIST_SUB_BITS) - 1)] : 0;
 }
 
 /* Bucket of x > 0: IEEE exponent and the top SUB_BITS mantissa bits. */
@@ -122,13 +143,18 @@ void sim_hist_add(sim_hist *h, double x)
     else if (i >= SIM_HIST_NB)
         h->over++;
     else
-        h->b[i]++;
+        chunk_of(h, i >> SIM_HIST_SUB_BITS)[i & ((1 << SIM_HIST_SUB_BITS) - 1)]++;
 }
 
 void sim_hist_merge(sim_hist *a, const sim_hist *b)
 {
-    for (long i = 0; i < SIM_HIST_NB; i++)
-        a->b[i] += b->b[i];
+    for (long c = 0; c < SIM_HIST_CHUNKS; c++) {
+        if (!b->chunk[c])
+            continue;
+        uint64_t *ac = chunk_of(a, c);
+        for (long i = 0; i < 1 << SIM_HIST_SUB_BITS; i++)
+            ac[i] += b->chunk[c][i];
+    }
     a->n += b->n;
     a->zero += b->zero;
     a->under += b->under;
@@ -158,7 +184,11 @@ double sim_hist_quantile(const sim_hist *h, double p)
     if (r <= c)
         return h->min > 0 ? h->min : 0;
     for (long i = 0; i < SIM_HIST_NB; i++) {
-        c += h->b[i];
+        if (!h->chunk[i >> SIM_HIST_SUB_BITS]) {
+            i += (1 << SIM_HIST_SUB_BITS) - 1; /* a power of two with no values */
+            continue;
+        }
+        c += count_of(h, i);
         if (r <= c) {
             double v = 0.5 * (bucket_lo(i) + bucket_lo(i + 1));
             if (v < h->min)

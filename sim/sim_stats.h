@@ -8,7 +8,11 @@
  *   128 buckets per power of two (bucket width <= 0.79% of its value, so a
  *   reported quantile is within 0.4% of a value that lies at that rank),
  *   over [2^-40, 2^40) plus exact zero/under/overflow counts and exact min
- *   and max; O(1) per value, 80 KiB per histogram (allocated at init).
+ *   and max; O(1) per value; the counts of each power of two (1 KiB) are
+ *   allocated when its first value comes, so a histogram whose values span
+ *   a few powers of two takes a few KiB, not 80 (a replication starts
+ *   several: allocating and clearing 80 KiB each cost more than a
+ *   TigerFans run's quantiles).
  * - sim_series: a bounded record of one output series for warm-up
  *   truncation (MSER-5) and batch-means confidence intervals: batches of 5
  *   observations, pairs merged when SIM_SERIES_CAP batches are full, so
@@ -70,8 +74,12 @@ void sim_tavg_restart(sim_tavg *a, double now);
 #define SIM_HIST_EMAX 40
 #define SIM_HIST_NB ((SIM_HIST_EMAX - SIM_HIST_EMIN) << SIM_HIST_SUB_BITS)
 
+#define SIM_HIST_CHUNKS (SIM_HIST_EMAX - SIM_HIST_EMIN)
+
 typedef struct sim_hist {
-    uint64_t *b;         /* SIM_HIST_NB counts, owned */
+    /* the counts of power of two i (1 << SIM_HIST_SUB_BITS buckets), owned;
+     * NULL while all are 0 */
+    uint64_t *chunk[SIM_HIST_CHUNKS];
     uint64_t n, zero, under, over;
     double min, max;
 } sim_hist;

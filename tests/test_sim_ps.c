@@ -198,7 +198,7 @@ static void test_random_vs_twin(void **state)
         }
         assert_rel(sim_ps_utilisation(&w.p, T) * cores[c] * T, total, 1e-9);
         assert_rel(sim_tavg_mean(&w.p.njobs, T) * T, sum_resp, 1e-9);
-        assert_rel(w.p.resp.mean, sum_resp / N, 1e-9);
+        assert_rel(w.p.resp_sum / (double)w.p.completions, sum_resp / N, 1e-9);
         assert_int_equal(w.p.completions, N);
         world_fini(&w);
     }
