@@ -9,6 +9,7 @@
 static void emit(tf_prog *g, int code, int arg, double cpu)
 {
     assert(g->n < TF_PROG_MAX);
+    assert(code != TF_U_CPU || (arg >= 0 && arg < TF_NPATHS));
     g->u[g->n++] = (tf_uop){code, arg, cpu};
 }
 

@@ -9,8 +9,8 @@
  * driver interprets the same programs against real servers, so the two
  * cannot drift apart.
  *
- * Invariants: every program ends with TF_U_END; kind marks come in
- * begin/end pairs; gate and pool acquires are released in the same
+ * Invariants: every program ends with TF_U_END; every TF_U_CPU names its
+ * code path (enum tf_path); kind marks come in begin/end pairs; gate and pool acquires are released in the same
  * program; at most TF_PROG_MAX steps.  Building is O(steps), no allocation.
  */
 #ifndef TF_PROG_H
