@@ -319,6 +319,16 @@ static int stalls(tf_redis *r)
     return q >= 1 || (q > 0 && gsl_rng_uniform(r->rng) < q);
 }
 
+/* The woken main thread waits on holder (a loop's core, or r itself)
+ * until the release at t; releasing: no loop's sleep is to come first. */
+static void stack_until(tf_redis *r, sim *s, const void *holder, int releasing, double t)
+{
+    r->stacked = holder;
+    r->releasing = releasing;
+    r->stack_seq = sim_at(s, t, 0, stack_tick, r);
+    sim_tavg_set(&r->nwait, s->now, (double)sim_queue_len(&r->wait));
+}
+
 void tf_redis_arrive(tf_redis *r, sim *s, void *obj, double service, sim_fn done)
 {
     tf_redis_arrive_from(r, s, obj, service, done, NULL, 0, 0);
@@ -336,24 +346,17 @@ void tf_redis_arrive_from(tf_redis *r, sim *s, void *obj, double service, sim_fn
          * loop's last commands in) or at the next tick; a loop that has
          * slept since sent its last commands at this same moment's
          * arrivals: they join (a release after them, now) */
-        r->stacked = waker;
-        if (busy_now) {
-            r->stack_seq = sim_at(s, sim_next_multiple(s, r->p->sched_tick), 0, stack_tick, r);
-        } else {
-            r->releasing = 1;
-            r->stack_seq = sim_after(s, 0, 0, stack_tick, r);
-        }
-        sim_tavg_set(&r->nwait, s->now, (double)sim_queue_len(&r->wait));
+        if (busy_now)
+            stack_until(r, s, waker, 0, sim_next_multiple(s, r->p->sched_tick));
+        else
+            stack_until(r, s, waker, 1, s->now);
         return;
     }
     if (asleep && stalls(r)) {
         /* this wake-up waits for the next tick, whatever its sender does;
          * the commands that arrive meanwhile join (stacked on r itself:
          * no loop's sleep releases it) */
-        r->stacked = r;
-        r->releasing = 1;
-        r->stack_seq = sim_at(s, sim_next_multiple(s, r->p->sched_tick), 0, stack_tick, r);
-        sim_tavg_set(&r->nwait, s->now, (double)sim_queue_len(&r->wait));
+        stack_until(r, s, r, 1, sim_next_multiple(s, r->p->sched_tick));
         return;
     }
     if (!r->busy && !r->in_cycle && !r->stacked) {

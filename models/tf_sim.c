@@ -143,7 +143,8 @@ typedef struct req {
     int mark_code[MAX_MARKS], mark_kind[MAX_MARKS];
     int wave;
     int awake;          /* the next burst finds the loop's core awake (no wake-up) */
-    double path_cpu[TF_NPATHS]; /* its queued server burst's nominal CPU per code path */
+    double path_cpu[TF_NPATHS]; /* its queued server burst's nominal CPU per code path
+                                   (kept only with server.cold) */
     int sent_busy;      /* its loop had more to run when it sent its Redis command */
 } req;
 
@@ -562,13 +563,16 @@ static void step(tfs *T, req *r, int on_loop)
     const tf_params *p = T->p;
     worker *w = &T->w[r->w];
     double cpu = 0;
+    const int paths = p->cold > 0; /* server.cold reads the burst's paths */
     r->nmarks = 0;
-    memset(r->path_cpu, 0, sizeof r->path_cpu);
+    if (paths)
+        memset(r->path_cpu, 0, sizeof r->path_cpu);
     for (;;) {
         const tf_uop *u = &r->g->u[r->pc];
         if (u->code == TF_U_CPU) {
             cpu += u->cpu;
-            r->path_cpu[u->arg] += u->cpu;
+            if (paths)
+                r->path_cpu[u->arg] += u->cpu;
             r->pc++;
             continue;
         }

@@ -244,15 +244,19 @@ double sim_rng_gamma1_dc(gsl_rng *r, double shape, double d, double c)
         } while (v <= 0);
         v = v * v * v;
         double u = sim_rng_uniform_pos(r), x2 = x * x;
-        if (u < 1 - 0.0331 * x2 * x2 || log(u) < 0.5 * x2 + d * (1 - v + log(v)))
+        if (sim_rng_gamma_squeeze(u, x2) || sim_rng_gamma_exact(u, x2, d, v))
             return d * v;
     }
 }
 
+int sim_rng_gamma_exact(double u, double x2, double d, double v)
+{
+    return log(u) < 0.5 * x2 + d * (1 - v + log(v));
+}
+
 double sim_rng_gamma1_rest(gsl_rng *r, double d, double c, double x, double v, double u)
 {
-    double x2 = x * x;
-    if (log(u) < 0.5 * x2 + d * (1 - v + log(v)))
+    if (sim_rng_gamma_exact(u, x * x, d, v))
         return d * v;
     return sim_rng_gamma1_dc(r, 1, d, c); /* new candidates (shape >= 1: the loop) */
 }

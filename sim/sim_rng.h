@@ -171,6 +171,15 @@ double sim_rng_gamma1(gsl_rng *r, double shape);
  * sim_rng_gamma_prepare(shape, &d, &c). */
 double sim_rng_gamma1_dc(gsl_rng *r, double shape, double d, double c);
 void sim_rng_gamma_prepare(double shape, double *d, double *c);
+/* Marsaglia and Tsang's acceptance of a candidate v = (1 + c x)^3 with
+ * uniform u: the squeeze (no logarithm: most candidates), and the exact
+ * test.  One place for sim_rng_gamma1_dc and its inline first step. */
+static inline int sim_rng_gamma_squeeze(double u, double x2)
+{
+    return u < 1 - 0.0331 * x2 * x2;
+}
+int sim_rng_gamma_exact(double u, double x2, double d, double v);
+
 /* The rest of a draw of sim_rng_gamma1_dc (shape >= 1) whose first
  * candidate (x, v, u) failed the squeeze: its exact test, then new
  * candidates. */
@@ -187,7 +196,7 @@ static inline double sim_rng_gamma1_ge1(gsl_rng *r, double shape, double d, doub
         return sim_rng_gamma1_dc(r, shape, d, c); /* a new candidate, as the loop would */
     v = v * v * v;
     double u = sim_rng_uniform_pos(r), x2 = x * x;
-    if (u < 1 - 0.0331 * x2 * x2)
+    if (sim_rng_gamma_squeeze(u, x2))
         return d * v;
     return sim_rng_gamma1_rest(r, d, c, x, v, u);
 }
