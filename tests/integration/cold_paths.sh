@@ -1,0 +1,21 @@
+# scripts/cold_paths.py against the test servers (what server.cold is
+# measured from): its lines and their figures, small counts.  Whether a
+# command is colder after a gap is not asserted (a shared machine may hide
+# it); the figures are what the README quotes, measured by hand.
+PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3 # Debian's, with python3-redis and python3-asyncpg
+expect 0 "cold_paths redis" -- $PY scripts/cold_paths.py redis "$TFSIM_REDIS_SOCKET" --gaps 0,2 -n 20
+awk '/^sleep gap (0|2) ms: save cpu [0-9]+ wall [0-9]+  get cpu [0-9]+ wall [0-9]+  setnx cpu [0-9]+ wall [0-9]+  setnx2 cpu [0-9]+ wall [0-9]+  remove cpu [0-9]+ wall [0-9]+ \(us, medians of 20\)$/ { n++ }
+     END { exit n != 2 }' "$tmp/out" && ok || { bad "cold_paths redis: one line per gap, five commands each"; sed 's/^/    /' "$tmp/out"; }
+expect 0 "cold_paths redis --busy" -- $PY scripts/cold_paths.py redis "$TFSIM_REDIS_SOCKET" --gaps 1 -n 10 --busy
+expect_out "^busy gap 1 ms: save cpu [0-9]" "cold_paths redis --busy: other work in the gaps"
+expect 0 "cold_paths redis-load" -- $PY scripts/cold_paths.py redis-load "$TFSIM_REDIS_SOCKET" --clients 1,4 -n 20 --gap 1
+awk '/^clients (1|4) gap 1 ms: cpu per command [0-9.]+ us, [0-9]+ commands\/s$/ && $7 > 0 { n++ } END { exit n != 2 }' "$tmp/out" &&
+    ok || { bad "cold_paths redis-load: a line per client count"; sed 's/^/    /' "$tmp/out"; }
+expect 0 "cold_paths pg" -- $PY scripts/cold_paths.py pg "$TFSIM_PG_HOST" "$TFSIM_PG_PORT" --gaps 0,2 -n 20
+awk '/^gap (0|2) ms: backend cpu [0-9]+ us, client cpu [0-9]+ us, wall [0-9]+ us \(medians of 20\)$/ && $5 > 0 { n++ }
+     END { exit n != 2 }' "$tmp/out" && ok || { bad "cold_paths pg: backend and client CPU per gap"; sed 's/^/    /' "$tmp/out"; }
+expect 2 "cold_paths redis: no server" -- $PY scripts/cold_paths.py redis "$tmp/no.sock" -n 1
+expect_err "redis at .*no.sock" "cold_paths names the socket it could not reach"
+expect 2 "cold_paths: bad gaps" -- $PY scripts/cold_paths.py redis "$TFSIM_REDIS_SOCKET" --gaps 1,x
+expect_err "is not a list of numbers" "cold_paths: bad gaps message"
