@@ -15,7 +15,7 @@ const char cmd_predict_usage[] =
     "usage: tfsim predict --tigerbench FILE --baseline ARCH --target ARCH\n"
     "                     [--config CALIBRATED.ini] [--calibrate] [--reps N] [--seed N]\n"
     "                     [--rows0 N] [--set S.K=V]... [--jobs N] [--db FILE]\n"
-    "                     [--client auto|config|debian12] [--iter N]\n"
+    "                     [--client auto|config|debian12] [--iter N] [--refit-shared]\n"
     "                     [--format text|csv|json]\n"
     "\n"
     "Predict the per-phase throughput of the TARGET architecture at every\n"
@@ -37,14 +37,18 @@ const char cmd_predict_usage[] =
     "configs/tigerfans/client_debian12.ini, embedded), keeping the one whose\n"
     "fit is closer; config: the config's only; debian12: Debian's only.\n"
     "--iter N: simplex iterations of a baseline fit (default 150).\n"
-    "(b) Every light-load timing of the target\n"
-    "fixes its own matching demand, as the seed's Amdahl table does: TigerBeetle's\n"
-    "batch latency, the Redis client's cost, the PostgreSQL statement cost and,\n"
-    "with PostgreSQL accounting, the holds rows its hold timing implies (the\n"
-    "database state it ran against).  Each point runs against its place in the\n"
-    "benchmark series, read from the rows' order and timestamps (--rows0 N: holds\n"
-    "rows before the series, default 0).  Every assumption is printed (stderr;\n"
-    "stdout in text).\n"
+    "(b) The light-load timings of the components the target does not share\n"
+    "with the baseline fix their demands, as the seed's Amdahl table swaps only\n"
+    "the component that changes: TigerBeetle's batch latency, the Redis client's\n"
+    "cost.  A component both run (PostgreSQL's statements, which every\n"
+    "architecture has for its orders; PostgreSQL accounting; Redis; TigerBeetle)\n"
+    "keeps the baseline's values, fitted under load on the same servers.\n"
+    "--refit-shared fits those from the target's timings too: the PostgreSQL\n"
+    "statement cost and, with PostgreSQL accounting, the holds rows its hold\n"
+    "timing implies (the database state it ran against).  Each point runs\n"
+    "against its place in the benchmark series, read from the rows' order and\n"
+    "timestamps (--rows0 N: holds rows before the series, default 0).  Every\n"
+    "assumption is printed (stderr; stdout in text).\n"
     "\n"
     "CSV columns: phase,concurrency,throughput,ci_low,ci_high,holds_rows and,\n"
     "when FILE holds the target's measured throughput, measured,error_pct and the\n"
@@ -80,6 +84,10 @@ int cmd_predict(int argc, char **argv)
             continue;
         if (!strcmp(a, "--calibrate")) {
             o.force_fit = 1;
+            continue;
+        }
+        if (!strcmp(a, "--refit-shared")) {
+            o.refit_shared = 1;
             continue;
         }
         if (i + 1 >= argc || a[0] != '-') {

@@ -295,8 +295,8 @@ static void test_light_start(void **state)
     free(c);
 }
 
-/* The target's hold at light load 4 times the baseline's: the rows its
- * timing implies follow from the model's cost law at light load (a hold's
+/* With refit_shared, the target's hold at light load 4 times the
+ * baseline's: the rows its timing implies follow from the model's cost law at light load (a hold's
  * sums cost scan_fraction x row_cost per row, nothing else grows with
  * rows): 3 x the baseline's simulated hold / (scan_fraction x row_cost)
  * more rows than the baseline's state (within 10%: the hold's own CPU
@@ -307,12 +307,13 @@ static int pg_pg_low_and_pg_redis(char **f)
     return pg_pg_low(f) || (!strcmp(f[3], "pg") && !strcmp(f[4], "redis"));
 }
 
-static void test_hold_gives_the_state(void **state)
+/* The shipped pg_pg points at low concurrency and pg_redis's light-load
+ * timings, with pg_redis's hold x `factor` of pg_pg's mean at concurrency
+ * 1 (4.826 ms); returns the path (static buffer) and pg_pg's mean hold. */
+static const char *hold_file(const char *name, double factor, double *base_hold_out)
 {
-    (void)state;
-    /* pg_redis's hold: 4 x pg_pg's mean at concurrency 1 (4.826 ms) */
-    const char *file = filtered("x4.csv", pg_pg_low_and_pg_redis, NULL);
-    char path[256];
+    const char *file = filtered(name, pg_pg_low_and_pg_redis, NULL);
+    static char path[256];
     snprintf(path, sizeof path, "%s", file);
     /* rewrite pg_redis's hold rows */
     char tmp[300];
@@ -344,7 +345,7 @@ static void test_hold_gives_the_state(void **state)
         int n = split(buf, f, 16);
         if (n == 15 && !strcmp(f[2], "kind:accounting.hold") && !strcmp(f[4], "redis")) {
             char v[64];
-            snprintf(v, sizeof v, "%.9g", 4 * base_hold);
+            snprintf(v, sizeof v, "%.9g", factor * base_hold);
             f[14] = v;
             for (int i = 0; i < 15; i++)
                 fprintf(out, "%s%s", i ? "," : "", f[i]);
@@ -356,7 +357,14 @@ static void test_hold_gives_the_state(void **state)
     fclose(in);
     fclose(out);
     rename(tmp, path);
+    *base_hold_out = base_hold;
+    return path;
+}
 
+/* Predict pg_redis from pg_pg.ini's values on file; p: caller storage
+ * (val_predict_fini). */
+static void predict_pg_redis(const char *path, int refit_shared, val_prediction *p)
+{
     val_predict_opts o;
     val_predict_opts_init(&o);
     o.base.file = path;
@@ -364,13 +372,23 @@ static void test_hold_gives_the_state(void **state)
     o.base.config = "configs/tigerfans/pg_pg.ini";
     o.target = "pg_redis";
     o.reps = 2;
-    val_prediction *p = calloc(1, sizeof *p);
+    o.refit_shared = refit_shared;
     sim_err err;
     sim_err_clear(&err);
     if (val_predict_run(&o, p, &err))
         fail_msg("%s", err.msg);
     for (size_t i = 0; i < p->nnotes; i++)
         printf("  note: %s\n", p->notes[i]);
+}
+
+static void test_hold_gives_the_state(void **state)
+{
+    (void)state;
+    double base_hold;
+    const char *path = hold_file("x4.csv", 4, &base_hold);
+    val_prediction *p = calloc(1, sizeof *p);
+    predict_pg_redis(path, 1, p);
+    sim_err err;
     /* the fitted state reproduces the target's (relative) hold */
     double want_hold = p->own.pts[0].kind[TF_K_HOLD], got_hold = p->own.sims[0].kind[TF_K_HOLD];
     assert_rel(got_hold, want_hold, 0.03);
@@ -401,13 +419,60 @@ static void test_hold_gives_the_state(void **state)
     free(p);
 }
 
+/* By default a component the baseline runs too keeps the baseline's
+ * values and the series' state: pg_redis's PostgreSQL statements and holds
+ * table are pg_pg's, so its hold at light load 4 times pg_pg's changes
+ * nothing (every predicted throughput the same as with the hold as
+ * measured, to the bit: the same seeds), while its own component, Redis,
+ * is still fitted from its session timings. */
+static void test_shared_keeps_the_baseline(void **state)
+{
+    (void)state;
+    double base_hold;
+    val_prediction *p[2] = {calloc(1, sizeof *p[0]), calloc(1, sizeof *p[1])};
+    predict_pg_redis(hold_file("x4s.csv", 4, &base_hold), 0, p[0]);
+    predict_pg_redis(hold_file("x1s.csv", 1, &base_hold), 0, p[1]);
+    for (int j = 0; j < 2; j++) {
+        assert_int_equal(p[j]->shared, TF_OWN_PG | TF_OWN_PG_ACCOUNTING);
+        int redis = 0;
+        for (size_t i = 0; i < p[j]->own.np; i++) {
+            assert_string_not_equal(p[j]->own.params[i].key, "postgres.query_cpu");
+            assert_string_not_equal(p[j]->own.params[i].key, "postgres.holds_rows");
+            redis |= !strcmp(p[j]->own.params[i].key, "redis.loop_cpu");
+        }
+        assert_true(redis);
+        assert_true(p[j]->rows_timing == p[j]->rows_series);
+        int said = 0;
+        for (size_t i = 0; i < p[j]->nnotes; i++)
+            said |= strstr(p[j]->notes[i], "pg_redis runs PostgreSQL's statements, PostgreSQL "
+                                            "accounting and its holds table as pg_pg does") != NULL;
+        assert_true(said);
+    }
+    assert_int_equal(p[0]->n, p[1]->n);
+    sim_err err;
+    sim_err_clear(&err);
+    for (size_t i = 0; i < p[0]->n; i++) {
+        double rows, goodies;
+        assert_int_equal(val_series_state(&p[0]->base.series, "pg_redis", p[0]->pts[i].concurrency,
+                                          &rows, &goodies, NULL, NULL, &err),
+                         SIM_OK);
+        assert_true(p[0]->pts[i].holds_rows == rows);
+        for (int k = 0; k < TF_NPHASES; k++)
+            assert_true(p[0]->pts[i].thr[k] == p[1]->pts[i].thr[k]);
+    }
+    for (int j = 0; j < 2; j++) {
+        val_predict_fini(p[j]);
+        free(p[j]);
+    }
+}
+
 int main(void)
 {
     sim_rng_setup();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shipped_data_hash),  cmocka_unit_test(test_cached_equals_fresh),
         cmocka_unit_test(test_jobs_do_not_matter), cmocka_unit_test(test_light_start),
-        cmocka_unit_test(test_hold_gives_the_state),
+        cmocka_unit_test(test_hold_gives_the_state), cmocka_unit_test(test_shared_keeps_the_baseline),
     };
     return cmocka_run_group_tests_name("val_predict", tests, setup, teardown);
 }

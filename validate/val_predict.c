@@ -259,6 +259,19 @@ static int relative_to_baseline(const val_predict_opts *o, val_prediction *p,
     return SIM_OK;
 }
 
+/* The TF_OWN_* components architectures a and b both run: PostgreSQL's
+ * statements always (every architecture writes its orders there), then
+ * the accounting and payment backends they have in common. */
+static int shared_bits(const val_tigerbench_arch *a, const val_tigerbench_arch *b)
+{
+    int bits = TF_OWN_PG;
+    if (!strcmp(a->accounting, b->accounting))
+        bits |= !strcmp(a->accounting, "tb") ? TF_OWN_TB : TF_OWN_PG_ACCOUNTING;
+    if (!strcmp(a->payments, "redis") && !strcmp(b->payments, "redis"))
+        bits |= TF_OWN_REDIS;
+    return bits;
+}
+
 static int own_fit(const val_predict_opts *o, val_prediction *p, const val_tigerbench_arch *ta,
                    double share_from, double share_to, sim_err *err)
 {
@@ -296,9 +309,8 @@ static int own_fit(const val_predict_opts *o, val_prediction *p, const val_tiger
     p->rows_series = p->rows_timing = lp->holds_rows;
     if (!any)
         return SIM_OK;
-    if (relative_to_baseline(o, p, lp, err))
-        return err->code;
-    /* the registry's rows the target's backends make its own */
+    /* the registry's rows the target's backends make its own, less those
+     * the baseline has too unless refit_shared */
     int bits = TF_OWN_PG;
     if (!strcmp(ta->accounting, "tb"))
         bits |= TF_OWN_TB;
@@ -306,6 +318,13 @@ static int own_fit(const val_predict_opts *o, val_prediction *p, const val_tiger
         bits |= TF_OWN_PG_ACCOUNTING;
     if (!strcmp(ta->payments, "redis"))
         bits |= TF_OWN_REDIS;
+    p->shared = bits & shared_bits(val_tigerbench_find(p->base.tb, p->base.arch), ta);
+    if (o->refit_shared) {
+        if (relative_to_baseline(o, p, lp, err))
+            return err->code;
+    } else {
+        bits &= ~p->shared;
+    }
     size_t nreg;
     const tf_param *reg = tf_params_registry(&nreg);
     for (size_t i = 0; i < nreg && w->np < VAL_CALIB_MAX_PARAMS; i++) {
@@ -414,10 +433,31 @@ static double amdahl_speedup(const val_tigerbench_arch *b, const val_tigerbench_
 
 /* ---- the run ---- */
 
-static void describe_own(val_prediction *p, const val_tigerbench_arch *ta)
+static void describe_own(const val_predict_opts *o, val_prediction *p,
+                         const val_tigerbench_arch *ta)
 {
     const val_calibration *w = &p->own;
     char r1[64], r2[64], r3[64];
+    if (p->shared && !o->refit_shared) {
+        char list[256] = "";
+        static const struct {
+            int bit;
+            const char *what;
+        } parts[] = {{TF_OWN_PG, "PostgreSQL's statements"},
+                     {TF_OWN_PG_ACCOUNTING, "PostgreSQL accounting and its holds table"},
+                     {TF_OWN_REDIS, "Redis sessions"},
+                     {TF_OWN_TB, "TigerBeetle"}};
+        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+            if (p->shared & parts[i].bit)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                         list[0] ? ", " : "", parts[i].what);
+        note(p, "%s runs %s as %s does: their costs stay %s's, fitted under load%s, and %s's "
+                "timings at concurrency %ld do not change them (a light load's timing also "
+                "carries code paths and backends gone cold between requests); --refit-shared "
+                "fits them from those timings", p->target, list, p->base.arch, p->base.arch,
+             (p->shared & TF_OWN_PG_ACCOUNTING) ? " with the series' holds rows" : "",
+             p->target, p->c0);
+    }
     for (size_t i = 0; i < w->np; i++) {
         char v[1024];
         sim_err e;
@@ -543,7 +583,7 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
     /* 2 */
     if (own_fit(o, p, ta, 0.75, 0.85, err))
         return err->code;
-    describe_own(p, ta);
+    describe_own(o, p, ta);
     char d[512];
     if (p->c0)
         note(p, "%s", val_series_describe(&b->series, p->target, p->c0, d, sizeof d));

@@ -13,19 +13,28 @@
  *     generator (opts.client, AUTO by default: both, the lower objective
  *     kept).
  *  2. The target's own demands: at its lowest concurrency with operation
- *     timings (a light-load probe), every timing fixes the matching
- *     demand, as the seed's Amdahl table takes each component's time from
- *     the architecture it belongs to: the registry's rows whose `own` bits
- *     match the target's backends (TigerBeetle batch latency from the
- *     accounting timings; the Redis client cost from the session timings;
- *     the PostgreSQL statement cost from its PostgreSQL timings; with
- *     PostgreSQL accounting, the holds rows its hold timing implies: the
- *     database state it ran against) are fitted together to those timings
- *     (kinds only, weight 1), from the baseline's values; cached like a
- *     calibration.
+ *     timings (a light-load probe), the timings of the components the
+ *     target does not share with the baseline fix their demands, as the
+ *     seed's Amdahl table swaps only the component that changes: the
+ *     registry's rows whose `own` bits match those backends (TigerBeetle
+ *     batch latency from the accounting timings; the Redis client cost
+ *     from the session timings) are fitted to those timings (kinds only,
+ *     weight 1), from the baseline's values; cached like a calibration.
+ *     A component both run (PostgreSQL's statements, which every
+ *     architecture has for its orders; PostgreSQL accounting and its holds
+ *     table; Redis sessions; TigerBeetle) keeps the baseline's values,
+ *     fitted on every loaded point of the same servers, and the series'
+ *     state: the same SQL on the same database costs the same, and a light
+ *     load's single timing carries what a light load adds (code paths and
+ *     backends gone cold between requests, measured: README, "A Python
+ *     loop is slow after it idled") and its noise.  refit_shared fits those
+ *     too, as before: the PostgreSQL statement cost from the target's
+ *     PostgreSQL timings and, with PostgreSQL accounting, the holds rows
+ *     its hold timing implies (each timing taken relative to the
+ *     baseline's model error at the same concurrency).
  *  3. The target's state at every concurrency of the baseline: the series'
- *     (val_series: the file's order, or the point placed by it) plus, with
- *     PostgreSQL accounting, the difference between the rows its hold
+ *     (val_series: the file's order, or the point placed by it) plus, when
+ *     the holds rows were fitted, the difference between the rows its hold
  *     timing implies and the series' rows at its light-load point.
  *  4. The target simulated at every concurrency (reps replications, CI),
  *     and an Amdahl-style scaling of the baseline's measured throughput:
@@ -62,6 +71,8 @@ typedef struct val_predict_opts {
                                   at hand (stored or shipped) */
     long mape_from;            /* MAPE over the concurrencies >= this */
     int client;                /* enum val_predict_client */
+    int refit_shared;          /* 1: fit the components the baseline shares from the
+                                  target's light-load timings too (step 2) */
 } val_predict_opts;
 
 /* The load generator the baseline is fitted with.  AUTO: when the baseline
@@ -112,7 +123,9 @@ typedef struct val_prediction {
     val_calibration own;           /* the target's light-load fit (owned; own.np = 0: none) */
     long c0;                       /* the target's light-load concurrency (0: no timings) */
     double rows_series, rows_timing; /* target's holds rows at c0: the series', its hold's */
-    double rel[TF_NKINDS];         /* baseline simulated / measured at c0 per kind (1: none) */
+    double rel[TF_NKINDS];         /* baseline simulated / measured at c0 per kind (1: none;
+                                      only with refit_shared) */
+    int shared;                    /* TF_OWN_* bits of the components the baseline shares */
     char target[VAL_TIGERBENCH_NAME_MAX];
     val_predict_point pts[VAL_CALIB_MAX_POINTS];
     size_t n;

@@ -72,10 +72,23 @@ expect 0 "calibrate with httpcore 0.16" -- "$TFSIM" calibrate --tigerbench $data
     --iter 1 --reps 1 --format csv --config configs/tigerfans/client_debian12.ini --out "$tmp/cal016.ini"
 if grep -q '^cpu_scale = ' "$tmp/cal016.ini" && ! grep -q '^pool_idle_cpu = ' "$tmp/cal016.ini"; then ok;
 else bad "calibrate with httpcore 0.16 fits client.cpu_scale, not pool_idle_cpu"; sed 's/^/    /' "$tmp/cal016.ini"; fi
-# pg_redis: its hold timing gives the database state it ran against
+# pg_redis: PostgreSQL (statements, accounting, holds table) is pg_pg's, so
+# its costs and the series' state stay; only Redis is fitted from pg_redis's
+# timings; --refit-shared fits PostgreSQL's too and takes the state from the
+# hold timing
 expect 0 "predict pg_redis" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target pg_redis --reps 2 --format csv
-expect_err "pg_redis's accounting.hold at concurrency 1 (5.984 ms) matches" "predict: state from the hold timing"
+expect_err "pg_redis runs PostgreSQL's statements, PostgreSQL accounting and its holds table as pg_pg does: their costs stay pg_pg's" \
+    "predict: shared components keep the baseline's values"
+expect_err "own demand from its timings at concurrency 1: redis.loop_cpu=" "predict: the target's own Redis fitted"
+if grep -q "own demand from its timings at concurrency 1: postgres.query_cpu" "$tmp/err"; then
+    bad "predict: PostgreSQL's statement cost refitted without --refit-shared"; else ok; fi
 expect_err "pg_redis at concurrency 1 ran after pg_pg at 1 on the same database: 12,000 holds rows at its start" "predict: state from the order"
+if awk -F, '$1 == "reserve" && $2 == 10 { exit $6 != 64000 }' "$tmp/out"; then ok; else
+    bad "predict: pg_redis at 10 on the series' 64,000 holds rows"; grep '^reserve,10,' "$tmp/out" | sed 's/^/    /'; fi
+expect 0 "predict pg_redis --refit-shared" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
+    --target pg_redis --reps 2 --format csv --refit-shared
+expect_err "pg_redis's accounting.hold at concurrency 1 (5.984 ms) matches" "predict --refit-shared: state from the hold timing"
+expect_err "own demand from its timings at concurrency 1: postgres.query_cpu=" "predict --refit-shared: statement cost fitted"
 expect_err "Redis: on cores of its own (host.redis_on_host = false" "predict says where Redis runs"
 expect 0 "predict pg_redis, Redis on the host" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
     --target pg_redis --reps 2 --format csv --set host.redis_on_host=true
