@@ -259,17 +259,28 @@ static int relative_to_baseline(const val_predict_opts *o, val_prediction *p,
     return SIM_OK;
 }
 
-/* The TF_OWN_* components architectures a and b both run: PostgreSQL's
- * statements always (every architecture writes its orders there), then
- * the accounting and payment backends they have in common. */
-static int shared_bits(const val_tigerbench_arch *a, const val_tigerbench_arch *b)
+/* Does the target keep the baseline's value of registry row r (not
+ * refit_shared)?  Yes when both architectures run r's component and the
+ * baseline's calibration holds a value for it fitted under load (its
+ * fitted keys: PostgreSQL's statement cost is one, Redis's and
+ * TigerBeetle's costs are not), or when r is PostgreSQL accounting's state
+ * and both account in PostgreSQL (the series' rows then). */
+static int kept_from_baseline(const val_calibration *b, const val_tigerbench_arch *ba,
+                              const val_tigerbench_arch *ta, const tf_param *r)
 {
-    int bits = TF_OWN_PG;
-    if (!strcmp(a->accounting, b->accounting))
-        bits |= !strcmp(a->accounting, "tb") ? TF_OWN_TB : TF_OWN_PG_ACCOUNTING;
-    if (!strcmp(a->payments, "redis") && !strcmp(b->payments, "redis"))
-        bits |= TF_OWN_REDIS;
-    return bits;
+    if (r->own & TF_OWN_PG_ACCOUNTING)
+        return !strcmp(ba->accounting, "pg") && !strcmp(ta->accounting, "pg");
+    int both = (r->own & TF_OWN_PG) ||
+               ((r->own & TF_OWN_REDIS) && !strcmp(ba->payments, "redis")) ||
+               ((r->own & TF_OWN_TB) && !strcmp(ba->accounting, "tb"));
+    if (!both)
+        return 0;
+    char key[sizeof b->params[0].key];
+    tf_params_key(r, key, sizeof key);
+    for (size_t i = 0; i < b->np; i++)
+        if (!strcmp(b->params[i].key, key))
+            return 1;
+    return 0;
 }
 
 static int own_fit(const val_predict_opts *o, val_prediction *p, const val_tigerbench_arch *ta,
@@ -318,15 +329,15 @@ static int own_fit(const val_predict_opts *o, val_prediction *p, const val_tiger
         bits |= TF_OWN_PG_ACCOUNTING;
     if (!strcmp(ta->payments, "redis"))
         bits |= TF_OWN_REDIS;
-    p->shared = bits & shared_bits(val_tigerbench_find(p->base.tb, p->base.arch), ta);
-    if (o->refit_shared) {
-        if (relative_to_baseline(o, p, lp, err))
-            return err->code;
-    } else {
-        bits &= ~p->shared;
-    }
     size_t nreg;
     const tf_param *reg = tf_params_registry(&nreg);
+    const val_tigerbench_arch *ba = val_tigerbench_find(p->base.tb, p->base.arch);
+    for (size_t i = 0; i < nreg && !o->refit_shared; i++)
+        if ((reg[i].own & bits) && kept_from_baseline(&p->base, ba, ta, &reg[i]))
+            p->shared |= reg[i].own;
+    if (o->refit_shared && relative_to_baseline(o, p, lp, err))
+        return err->code;
+    bits &= ~p->shared;
     for (size_t i = 0; i < nreg && w->np < VAL_CALIB_MAX_PARAMS; i++) {
         if (!(reg[i].own & bits))
             continue;
@@ -433,12 +444,11 @@ static double amdahl_speedup(const val_tigerbench_arch *b, const val_tigerbench_
 
 /* ---- the run ---- */
 
-static void describe_own(const val_predict_opts *o, val_prediction *p,
-                         const val_tigerbench_arch *ta)
+static void describe_own(val_prediction *p, const val_tigerbench_arch *ta)
 {
     const val_calibration *w = &p->own;
     char r1[64], r2[64], r3[64];
-    if (p->shared && !o->refit_shared) {
+    if (p->shared) {
         char list[256] = "";
         static const struct {
             int bit;
@@ -583,7 +593,7 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
     /* 2 */
     if (own_fit(o, p, ta, 0.75, 0.85, err))
         return err->code;
-    describe_own(o, p, ta);
+    describe_own(p, ta);
     char d[512];
     if (p->c0)
         note(p, "%s", val_series_describe(&b->series, p->target, p->c0, d, sizeof d));

@@ -20,18 +20,20 @@
  *     batch latency from the accounting timings; the Redis client cost
  *     from the session timings) are fitted to those timings (kinds only,
  *     weight 1), from the baseline's values; cached like a calibration.
- *     A component both run (PostgreSQL's statements, which every
- *     architecture has for its orders; PostgreSQL accounting and its holds
- *     table; Redis sessions; TigerBeetle) keeps the baseline's values,
- *     fitted on every loaded point of the same servers, and the series'
- *     state: the same SQL on the same database costs the same, and a light
- *     load's single timing carries what a light load adds (code paths and
- *     backends gone cold between requests, measured: README, "A Python
- *     loop is slow after it idled") and its noise.  refit_shared fits those
- *     too, as before: the PostgreSQL statement cost from the target's
- *     PostgreSQL timings and, with PostgreSQL accounting, the holds rows
- *     its hold timing implies (each timing taken relative to the
- *     baseline's model error at the same concurrency).
+ *     A component both run whose value the baseline's calibration fitted
+ *     under load on the same servers keeps it: PostgreSQL's statement cost
+ *     (every architecture writes its orders there) and, when both account
+ *     in PostgreSQL, the holds table's state, the series' rows.  The same
+ *     SQL on the same database costs the same, and a light load's single
+ *     timing carries what a light load adds (code paths and backends gone
+ *     cold between requests, measured: README, "A Python loop is slow
+ *     after it idled") and its noise.  (Redis's and TigerBeetle's costs are
+ *     not among a calibration's fitted keys: the target's timings fit
+ *     them whether or not the baseline runs them.)  refit_shared fits the
+ *     kept ones too, as before: the PostgreSQL statement cost from the
+ *     target's PostgreSQL timings and, with PostgreSQL accounting, the
+ *     holds rows its hold timing implies (each timing taken relative to
+ *     the baseline's model error at the same concurrency).
  *  3. The target's state at every concurrency of the baseline: the series'
  *     (val_series: the file's order, or the point placed by it) plus, when
  *     the holds rows were fitted, the difference between the rows its hold
@@ -125,7 +127,8 @@ typedef struct val_prediction {
     double rows_series, rows_timing; /* target's holds rows at c0: the series', its hold's */
     double rel[TF_NKINDS];         /* baseline simulated / measured at c0 per kind (1: none;
                                       only with refit_shared) */
-    int shared;                    /* TF_OWN_* bits of the components the baseline shares */
+    int shared;                    /* TF_OWN_* bits of the components kept from the baseline
+                                      (step 2; 0 with refit_shared) */
     char target[VAL_TIGERBENCH_NAME_MAX];
     val_predict_point pts[VAL_CALIB_MAX_POINTS];
     size_t n;
