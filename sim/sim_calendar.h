@@ -32,7 +32,11 @@
  * keys, siblings on one cache line) lost 20%.  With the one-load-round
  * pick (issue 18, second pass, minimum CPU time of 27 runs): 4-ary 34.5 ns
  * per hold at 10^3 (was 39.2), 8-ary 40.8; children on two lines instead
- * of three: the same at 10^2-10^3, 5% less at 10^6.  There is no cancel in the heap: owners mark stale events themselves (compare
+ * of three: the same at 10^2-10^3, 5% less at 10^6.  A calendar queue
+ * (sim/sim_cq.h; issue 18, CPU time medians of 7 alternating rounds, ns
+ * per hold heap/cq, exp(1) increments): 26.6/37.1 at 10^2, 35.5/39.1 at
+ * 10^3, 291/289 at 10^6; uniform [0, 2): 22.4/34.5, 31.5/37.9, 301/446;
+ * a second run: 27.6/38.7, 46.6/48.0, 296/384: not used.  There is no cancel in the heap: owners mark stale events themselves (compare
  * the returned seq).
  * Timers: up to SIM_CAL_TIMERS movable events kept beside the heap, each
  * with at most one firing pending; setting a timer replaces its pending
