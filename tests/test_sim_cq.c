@@ -8,11 +8,12 @@
 
 #include "sim/sim_cq.h"
 
-typedef struct twin_ev {
-    double t;
-    unsigned prio;
-    uint64_t seq;
-} twin_ev;
+#define FEL sim_cq
+#define FEL_INIT(q, cap) sim_cq_init(q, cap)
+#define FEL_PUSH(q, t, prio, fn, obj) sim_cq_push(q, t, prio, fn, obj)
+#define FEL_POP(q, e) sim_cq_pop(q, e)
+#define FEL_FINI(q) sim_cq_fini(q)
+#include "tests/fel_cases.h"
 
 /* The twin: events in arrival order, unsorted; a pop scans for the least
  * one and moves the last into its place.  The scan is cut into blocks of
@@ -24,15 +25,6 @@ typedef struct twin {
     size_t *bmin; /* bmin[b]: index of the least element of block b */
     size_t n, cap;
 } twin;
-
-static int twin_less(const twin_ev *x, const twin_ev *y)
-{
-    if (x->t != y->t)
-        return x->t < y->t;
-    if (x->prio != y->prio)
-        return x->prio < y->prio;
-    return x->seq < y->seq;
-}
 
 static void twin_rescan(twin *w, size_t b)
 {
@@ -81,29 +73,10 @@ static twin_ev twin_pop(twin *w)
     return x;
 }
 
-/* Small deterministic generator for the workloads (splitmix64). */
-static uint64_t rs;
-static uint64_t rnd_u64(void)
-{
-    uint64_t z = (rs += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-static unsigned rnd_below(unsigned n) { return (unsigned)(rnd_u64() % n); }
 static double rnd_unit(void) { return (double)(rnd_u64() >> 11) * 0x1.0p-53; }
 static double rnd_exp(double mean) { return -mean * log1p(-rnd_unit()); }
 
-static void fn_a(struct sim *s, void *obj)
-{
-    (void)s;
-    (void)obj;
-}
-static void fn_b(struct sim *s, void *obj)
-{
-    (void)s;
-    (void)obj;
-}
+
 
 /* The queue under test and its twin, fed the same operations. */
 typedef struct pair {
@@ -369,73 +342,13 @@ static void test_bulk_2e4(void **state)
     pair_fini(&p);
 }
 
-/* Equal times and priorities come out in insertion order. */
-static void test_fifo_ties(void **state)
+/* The known answers' times of every sign and size among 300 ordinary
+ * ones (the width fitted to those), against the twin. */
+static void test_time_encoding_mixed(void **state)
 {
     (void)state;
-    sim_cq q;
-    sim_cq_init(&q, 2);
-    for (uintptr_t i = 0; i < 1000; i++)
-        sim_cq_push(&q, 1.0, 7, fn_a, (void *)(i + 1));
-    sim_event e;
-    for (uintptr_t i = 0; i < 1000; i++) {
-        assert_int_equal(sim_cq_pop(&q, &e), 1);
-        assert_ptr_equal(e.obj, (void *)(i + 1));
-        assert_int_equal(e.key >> 48, 7);
-    }
-    assert_int_equal(sim_cq_pop(&q, &e), 0);
-    sim_cq_fini(&q);
-}
-
-/* Lower priority first at equal times, whatever the insertion order. */
-static void test_prio(void **state)
-{
-    (void)state;
-    sim_cq q;
-    sim_cq_init(&q, 8);
-    sim_cq_push(&q, 2.0, 0, fn_a, (void *)5);
-    sim_cq_push(&q, 1.0, SIM_PRIO_MAX, fn_a, (void *)3);
-    sim_cq_push(&q, 1.0, 1, fn_a, (void *)2);
-    sim_cq_push(&q, 1.0, 0, fn_a, (void *)1);
-    sim_cq_push(&q, 1.0, SIM_PRIO_MAX, fn_a, (void *)4);
-    sim_event e;
-    for (uintptr_t i = 1; i <= 5; i++) {
-        assert_int_equal(sim_cq_pop(&q, &e), 1);
-        assert_ptr_equal(e.obj, (void *)i);
-    }
-    assert_int_equal(sim_cq_pop(&q, &e), 0);
-    sim_cq_fini(&q);
-}
-
-/* Times of every sign and size, -0 == +0, infinities: popped values are
- * bit-identical to what was pushed (apart from -0) and in double order;
- * then the same times among 300 ordinary ones (the width fitted to
- * those), against the twin. */
-static void test_time_encoding(void **state)
-{
-    (void)state;
-    static const double ts[] = {INFINITY, 1e300, 3.5,      1.0,    5e-324, 0.0,
-                                -0.0,     -5e-324, -1e-300, -2.25, -1e300, -INFINITY};
-    size_t n = sizeof ts / sizeof ts[0];
-    sim_cq q;
-    sim_cq_init(&q, 1);
-    for (size_t i = 0; i < n; i++)
-        sim_cq_push(&q, ts[i], 0, fn_a, (void *)(i + 1));
-    sim_event e;
-    for (size_t i = n; i-- > 0;) {
-        assert_int_equal(sim_cq_pop(&q, &e), 1);
-        if (ts[i] == 0) {
-            /* +0 (pushed first) then -0, both popped as +0 */
-            assert_true(e.t == 0 && !signbit(e.t));
-            assert_ptr_equal(e.obj, (void *)(uintptr_t)(i == 6 ? 6 : 7));
-        } else {
-            assert_memory_equal(&e.t, &ts[i], sizeof e.t);
-            assert_ptr_equal(e.obj, (void *)(i + 1));
-        }
-    }
-    assert_int_equal(sim_cq_pop(&q, &e), 0);
-    sim_cq_fini(&q);
-
+    const size_t n = FEL_NTIMES;
+    const double *ts = fel_times;
     rs = 3;
     pair p;
     pair_init(&p, 1);
@@ -478,9 +391,10 @@ static void test_clear(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fifo_ties),
-        cmocka_unit_test(test_prio),
-        cmocka_unit_test(test_time_encoding),
+        cmocka_unit_test(fel_test_fifo_ties),
+        cmocka_unit_test(fel_test_prio),
+        cmocka_unit_test(fel_test_time_encoding),
+        cmocka_unit_test(test_time_encoding_mixed),
         cmocka_unit_test(test_clear),
         cmocka_unit_test(test_random_small),
         cmocka_unit_test(test_random_1e3),
