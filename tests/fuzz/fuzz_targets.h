@@ -28,6 +28,7 @@
 #define FUZZ_TARGETS_H
 
 #include <assert.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -319,13 +320,17 @@ static char fuzz_dir[64];
 
 static inline void fuzz_cleanup(void)
 {
-    static const char *const files[] = {"main.ini", "a.ini", "b.ini",  "in.csv",
-                                        "out.csv",  "fit.ini", "f.db", "f.db-wal",
-                                        "f.db-shm", "f.db-journal"};
-    char p[128];
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(p, sizeof p, "%s/%s", fuzz_dir, files[i]);
-        unlink(p);
+    /* every file a target wrote (a list of names missed http.csv and left
+     * one directory per run in /tmp) */
+    DIR *d = opendir(fuzz_dir);
+    if (d) {
+        char p[sizeof fuzz_dir + 256 + 2];
+        for (struct dirent *e; (e = readdir(d));)
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+                snprintf(p, sizeof p, "%s/%s", fuzz_dir, e->d_name);
+                unlink(p);
+            }
+        closedir(d);
     }
     rmdir(fuzz_dir);
 }
