@@ -461,11 +461,11 @@ static void describe_own(val_prediction *p, const val_tigerbench_arch *ta)
             if (p->shared & parts[i].bit)
                 snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
                          list[0] ? ", " : "", parts[i].what);
-        note(p, "%s runs %s as %s does: their costs stay %s's, fitted under load%s, and %s's "
-                "timings at concurrency %ld do not change them (a light load's timing also "
+        note(p, "%s runs %s as %s does: their costs stay those of %s's calibration%s, and "
+                "%s's timings at concurrency %ld do not change them (a light load's timing also "
                 "carries code paths and backends gone cold between requests); --refit-shared "
                 "fits them from those timings", p->target, list, p->base.arch, p->base.arch,
-             (p->shared & TF_OWN_PG_ACCOUNTING) ? " with the series' holds rows" : "",
+             (p->shared & TF_OWN_PG_ACCOUNTING) ? ", with the series' holds rows" : "",
              p->target, p->c0);
     }
     for (size_t i = 0; i < w->np; i++) {

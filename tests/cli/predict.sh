@@ -77,7 +77,7 @@ else bad "calibrate with httpcore 0.16 fits client.cpu_scale, not pool_idle_cpu"
 # timings; --refit-shared fits PostgreSQL's too and takes the state from the
 # hold timing
 expect 0 "predict pg_redis" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target pg_redis --reps 2 --format csv
-expect_err "pg_redis runs PostgreSQL's statements, PostgreSQL accounting and its holds table as pg_pg does: their costs stay pg_pg's" \
+expect_err "pg_redis runs PostgreSQL's statements, PostgreSQL accounting and its holds table as pg_pg does: their costs stay those of pg_pg's calibration, with the series' holds rows" \
     "predict: shared components keep the baseline's values"
 expect_err "own demand from its timings at concurrency 1: redis.loop_cpu=" "predict: the target's own Redis fitted"
 if grep -q "own demand from its timings at concurrency 1: postgres.query_cpu" "$tmp/err"; then
