@@ -9,8 +9,14 @@
  * a round trip after the reply leaves, the request is done.  client.mode
  * closed (and window, waves, benchmark): every connection sends its next
  * request when its reply is in (after client.think); poisson: requests
- * arrive at client.rate, each on a connection of its own.  client.total
- * requests are measured; throughput = requests / time of the last reply.
+ * arrive at client.rate, each on a connection of its own.  With
+ * client.session (e.g. "ctccctct": a command, a think, three commands, a
+ * think, a command, a think) every connection runs that session over and
+ * over, or with mode = waves once per wave, the next wave starting when
+ * every connection has ended its session (a Python client's
+ * asyncio.gather of sessions: scripts/cold_paths.py redis-load).
+ * client.total requests are measured; throughput = requests / time of the
+ * last reply.
  * The client's loop and the server run on the host's cores when
  * host.client_on_host / host.redis_on_host; the server's threaded I/O is
  * tf_redis's.  It reads the tigerfans model's keys (the same schema): the
@@ -59,12 +65,16 @@ typedef struct rb {
     sim_hist lat_h;
     int open;           /* poisson arrivals */
     int limit_hit;
+    struct rreq **conn; /* client.session: the connections (owned array; the
+                           requests are the pool's) */
+    long nconn, wave_left;
 } rb;
 
 typedef struct rreq {
     rb *B;
     double t0;
     int sent_busy;      /* the client's loop had more to run when it sent it */
+    int step;           /* client.session: the next letter of its session */
 } rreq;
 
 static void free_model(void *m)
@@ -111,6 +121,47 @@ static void send_request(rb *B, rreq *q);
 
 static void think_over(sim *s, void *obj) { send_request(B_of(s), obj); }
 
+static void session_next(rb *B, rreq *q);
+
+static void session_think_over(sim *s, void *obj) { session_next(B_of(s), obj); }
+
+/* Every connection starts its session (waves: a new wave). */
+static void start_sessions(rb *B)
+{
+    B->wave_left = B->nconn;
+    for (long i = 0; i < B->nconn; i++) {
+        B->conn[i]->step = 0;
+        session_next(B, B->conn[i]);
+    }
+}
+
+/* Run connection q's session from its step: a think schedules the rest
+ * after it, a command is sent (the reply continues it); at the session's
+ * end the connection starts the next one, or with waves the last to end
+ * starts the next wave. */
+static void session_next(rb *B, rreq *q)
+{
+    const char *pat = B->p->session;
+    while (pat[q->step] == 't') {
+        q->step++;
+        double think = sim_dist_sample(&B->p->think, B->r_client);
+        if (think > 0) {
+            sim_after(&B->s, think, 1, session_think_over, q);
+            return;
+        }
+    }
+    if (pat[q->step] == 'c') {
+        q->step++;
+        send_request(B, q);
+        return;
+    }
+    q->step = 0;
+    if (B->p->mode != TF_MODE_WAVES)
+        session_next(B, q); /* the pattern has a command: it stops there */
+    else if (--B->wave_left == 0)
+        start_sessions(B);
+}
+
 static void reply_in(sim *s, void *obj)
 {
     rb *B = B_of(s);
@@ -122,6 +173,10 @@ static void reply_in(sim *s, void *obj)
     B->t_last = s->now;
     if (B->done >= B->p->total) {
         sim_stop(s);
+        return;
+    }
+    if (B->conn) {
+        session_next(B, q);
         return;
     }
     if (B->open || B->issued >= B->p->total) {
@@ -209,11 +264,21 @@ static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, 
     sim_welford_init(&B->lat);
     sim_hist_init(&B->lat_h);
     B->open = p->mode == TF_MODE_POISSON;
-    if (B->open)
+    if (B->open) {
         sim_after(&B->s, gsl_ran_exponential(B->r_arr, 1 / p->rate), 1, arrival, NULL);
-    else
+    } else if (p->session[0]) {
+        B->nconn = p->concurrency;
+        B->conn = calloc((size_t)B->nconn, sizeof *B->conn);
+        assert(B->conn && "out of memory");
+        for (long i = 0; i < B->nconn; i++) {
+            B->conn[i] = sim_pool_get(&B->reqs);
+            B->conn[i]->B = B;
+        }
+        start_sessions(B);
+    } else {
         for (long i = 0; i < p->concurrency && i < p->total; i++)
             new_request(B);
+    }
     int st = sim_run(&B->s, p->max_sim_time);
     int rc = SIM_OK;
     if (B->limit_hit)
@@ -244,6 +309,7 @@ static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, 
     tf_redis_fini(&B->redis);
     sim_station_fini(&B->client);
     sim_ps_fini(&B->host);
+    free(B->conn);
     sim_pool_fini(&B->reqs);
     sim_hist_fini(&B->lat_h);
     gsl_rng_free(B->r_client);
@@ -267,7 +333,10 @@ static void annotate(const void *model, const sim_layout *lay, const sim_rep_res
              "redis-benchmark: %ld %s, %ld requests; Redis io-threads %ld (reads %s), %s, "
              "the threads start at %ld clients pending",
              p->mode == TF_MODE_POISSON ? 0 : p->concurrency,
-             p->mode == TF_MODE_POISSON ? "clients (open loop)" : "clients (closed loop)",
+             p->mode == TF_MODE_POISSON ? "clients (open loop)"
+             : !p->session[0]          ? "clients (closed loop)"
+             : p->mode == TF_MODE_WAVES ? "clients (waves of sessions)"
+                                        : "clients (sessions, closed loop)",
              p->total, p->redis_io_threads, p->redis_io_do_reads ? "too" : "no",
              p->redis_on_host ? "on the host's cores" : "on cores of its own",
              p->redis_io_threads * p->redis_io_per_thread);

@@ -46,6 +46,14 @@ static const tf_param registry[] = {
      TF_DOUBLE(rate), .source = "what-if (not in TigerBench)"},
     {{"client", "think", SIM_CFG_DIST, "0", 0, 0, NULL, "s", "closed mode: think time"},
      TF_DIST(think), .source = "what-if (not in TigerBench)"},
+    {{"client", "session", SIM_CFG_STR, "", 0, 0, NULL, NULL,
+       "redis_bench model: what one client does per session, in order: c a command (its reply "
+       "awaited), t a think (client.think); empty: one command, then a think (as before); "
+       "with mode = waves, every client runs one session and the next wave starts when all "
+       "have ended (asyncio.gather)"},
+     TF_NOFIELD,
+     .source = "scripts/cold_paths.py redis-load: ctccctct (save, sleep, get, two SET NX, "
+               "sleep, remove, sleep)"},
     {{"client", "cpu", SIM_CFG_DUR, "753.7us", 0, 1, NULL, "s",
        "load generator (Python httpx) CPU per request besides its connection pool, on its "
        "own event loop"},
@@ -475,8 +483,9 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         sim_cfg_str(cfg, s, n, "client", "phases", &phases, err) ||
         sim_cfg_str(cfg, s, n, "client", "mode", &mode, err))
         return err->code;
-    const char *hc;
-    if (sim_cfg_str(cfg, s, n, "client", "httpcore", &hc, err))
+    const char *hc, *session;
+    if (sim_cfg_str(cfg, s, n, "client", "httpcore", &hc, err) ||
+        sim_cfg_str(cfg, s, n, "client", "session", &session, err))
         return err->code;
     p->httpcore016 = !strcmp(hc, HTTPCORE016);
     if (unit_mean(cfg, "server", "cpu_shape", &p->cpu_shape, err) ||
@@ -517,6 +526,14 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
                            sim_cfg_where(cfg, "postgres", "pool_size", w2, sizeof w2),
                            sim_cfg_where(cfg, "postgres", "pool_overflow", w3, sizeof w3));
     }
+    /* a redis_bench session: letters c and t, at least one c */
+    size_t sl = strlen(session);
+    if (sl >= sizeof p->session || strspn(session, "ct") != sl || (sl && !strchr(session, 'c')))
+        return sim_err_set(err, SIM_EINPUT, "%s: client.session: '%.40s' is not a pattern of "
+                           "c (a command) and t (a think), with a c, under %zu letters",
+                           sim_cfg_where(cfg, "client", "session", w, sizeof w), session,
+                           sizeof p->session);
+    memcpy(p->session, session, sl + 1);
     /* phases */
     char buf[256];
     snprintf(buf, sizeof buf, "%s", phases);

@@ -61,6 +61,7 @@ typedef struct tf_params {
     int phase_on[TF_NPHASES];
     int phase_mode[TF_NPHASES];  /* per phase: window or waves (benchmark) */
     int mode;                    /* benchmark (phase modes) or poisson/closed for all */
+    char session[64];            /* redis_bench: c (command) and t (think) per session; "" */
     double rate;                 /* poisson arrivals per second */
     sim_dist think;              /* closed loop think time */
     double client_cpu;           /* per request, on the client's loop */
