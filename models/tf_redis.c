@@ -243,8 +243,6 @@ static void reads_seen(sim *s, void *obj)
 
 /* The main thread, on its core, returns from epoll_wait with every command
  * that has arrived: they are the cycle's. */
-/* The main thread, on its core, returns from epoll_wait with every command
- * that has arrived: they are the cycle's. */
 static void cycle_start(sim *s, void *obj)
 {
     tf_redis *r = obj;
