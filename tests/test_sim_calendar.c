@@ -47,9 +47,6 @@ static twin_ev twin_pop(twin *w)
     return w->a[--w->n];
 }
 
-
-
-
 /* The calendar under test and its twin, fed the same operations. */
 typedef struct pair {
     sim_calendar c;

@@ -76,8 +76,6 @@ static twin_ev twin_pop(twin *w)
 static double rnd_unit(void) { return (double)(rnd_u64() >> 11) * 0x1.0p-53; }
 static double rnd_exp(double mean) { return -mean * log1p(-rnd_unit()); }
 
-
-
 /* The queue under test and its twin, fed the same operations. */
 typedef struct pair {
     sim_cq q;
