@@ -10,8 +10,9 @@
  * cannot drift apart.
  *
  * Invariants: every program ends with TF_U_END; every TF_U_CPU names its
- * code path (enum tf_path); kind marks come in begin/end pairs; gate and pool acquires are released in the same
- * program; at most TF_PROG_MAX steps.  Building is O(steps), no allocation.
+ * code path (enum tf_path); kind marks come in begin/end pairs; gate and
+ * pool acquires are released in the same program; at most TF_PROG_MAX
+ * steps.  Building is O(steps), no allocation.
  */
 #ifndef TF_PROG_H
 #define TF_PROG_H

@@ -213,6 +213,12 @@ static double sq_log_err(double sim, double meas)
     return e * e;
 }
 
+/* The weight of point p's throughput of phase ph in the objective. */
+static double point_weight(const val_calib_point *p, int ph)
+{
+    return p->phase_out[ph] ? 0 : p->weight;
+}
+
 double val_calib_objective(const val_calib_point *pts, const val_calib_sim *sims, size_t npts,
                            double kw)
 {
@@ -221,8 +227,7 @@ double val_calib_objective(const val_calib_point *pts, const val_calib_sim *sims
         if (pts[k].weight <= 0)
             continue;
         for (int i = 0; i < TF_NPHASES; i++)
-            if (!pts[k].phase_out[i])
-                f += pts[k].weight * sq_log_err(sims[k].thr[i], pts[k].thr[i]);
+            f += point_weight(&pts[k], i) * sq_log_err(sims[k].thr[i], pts[k].thr[i]);
         for (int i = 0; i < TF_NKINDS; i++)
             f += pts[k].weight * kw * sq_log_err(sims[k].kind[i], pts[k].kind[i]);
     }
@@ -375,8 +380,8 @@ static int light_start(const sim_cfg *base, val_calib_param *params, size_t np,
     for (size_t k = 0; k < npts; k++) {
         int thr = 0;
         for (int i = 0; i < TF_NPHASES; i++)
-            thr |= !isnan(pts[k].thr[i]) && !pts[k].phase_out[i];
-        if (thr && pts[k].weight > 0 && (k0 == npts || pts[k].concurrency < pts[k0].concurrency))
+            thr |= !isnan(pts[k].thr[i]) && point_weight(&pts[k], i) > 0;
+        if (thr && (k0 == npts || pts[k].concurrency < pts[k0].concurrency))
             k0 = k;
     }
     if (k0 == npts)
@@ -770,12 +775,6 @@ const char *val_calib_model_version(void)
 {
     pthread_once(&model_once, model_version_compute);
     return model_version;
-}
-
-/* The weight of point p's throughput of phase ph in the objective. */
-static double point_weight(const val_calib_point *p, int ph)
-{
-    return p->phase_out[ph] ? 0 : p->weight;
 }
 
 static uint64_t points_hash(const val_calib_point *pts, size_t n, uint64_t h)

@@ -195,9 +195,6 @@ static double wake_split(double d1, double g1, double dn, double gn, double *bas
     return w;
 }
 
-/* The calibration from a live run at concurrency 1 of params p: its
- * results o and its round trips sm; loaded (or NULL): a run under load
- * that separates each CPU per operation into a base and a wake-up cost. */
 /* The median of n latencies (sorted in place); NAN when n is 0. */
 static double median_of(double *x, size_t n)
 {
@@ -233,6 +230,9 @@ static double save_excess(const samples *sm)
     return extra;
 }
 
+/* The calibration from a live run at concurrency 1 of params p: its
+ * results o and its round trips sm; loaded (or NULL): a run under load
+ * that separates each CPU per operation into a base and a wake-up cost. */
 static int calib_from(const tf_params *p, const val_live_out *o, const samples *sm,
                       const val_live_out *loaded, val_compare_calib *cal, sim_err *err)
 {
