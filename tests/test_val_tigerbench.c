@@ -172,6 +172,36 @@ static void test_arch_get(void **state)
     val_tigerbench_free(tb);
 }
 
+/* An architecture no row measured: its record from the name alone. */
+static void test_arch_named(void **state)
+{
+    (void)state;
+    sim_err err;
+    sim_err_clear(&err);
+    val_tigerbench_arch a;
+    assert_int_equal(val_tigerbench_arch_named("tb_redis", &a, &err), SIM_OK);
+    assert_string_equal(a.name, "tb_redis");
+    assert_string_equal(a.accounting, "tb");
+    assert_string_equal(a.payments, "redis");
+    assert_int_equal(a.nphases, 0);
+    assert_int_equal(a.nkinds, 0);
+    assert_int_equal(a.db_pool_size, -1);
+    assert_null(val_tigerbench_phase_get(&a, "checkout", 1));
+    assert_null(val_tigerbench_kind_get(&a, "accounting.hold", 1));
+    static const char *const bad[] = {"tbredis", "_redis", "tb_", "tb_redis_x", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        sim_err_clear(&err);
+        assert_int_equal(val_tigerbench_arch_named(bad[i], &a, &err), SIM_EINPUT);
+        assert_non_null(strstr(err.msg, "expected ACCOUNTING_PAYMENTS"));
+    }
+    char longname[VAL_TIGERBENCH_NAME_MAX + 8];
+    memset(longname, 'x', sizeof longname - 1);
+    longname[3] = '_';
+    longname[sizeof longname - 1] = '\0';
+    sim_err_clear(&err);
+    assert_int_equal(val_tigerbench_arch_named(longname, &a, &err), SIM_EINPUT);
+}
+
 static void test_shape_variants(void **state)
 {
     (void)state;
@@ -374,7 +404,7 @@ int main(void)
         cmocka_unit_test(test_shape_variants), cmocka_unit_test(test_phase_kinds),
         cmocka_unit_test(test_header_errors),  cmocka_unit_test(test_row_errors),
         cmocka_unit_test(test_malformed),      cmocka_unit_test(test_missing_file),
-        cmocka_unit_test(test_timestamps),
+        cmocka_unit_test(test_timestamps),     cmocka_unit_test(test_arch_named),
     };
     return cmocka_run_group_tests_name("val_tigerbench", tests, setup, teardown);
 }

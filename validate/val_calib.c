@@ -662,14 +662,20 @@ int val_calib_base(const char *base_path, const val_tigerbench *tb, const char *
     const val_tigerbench_arch *a;
     if (val_tigerbench_arch_get(tb, arch, &a, err))
         return err->code;
-    if (base_path && sim_cfg_load(cfg, base_path, err))
-        return err->code;
+    return val_calib_base_arch(base_path, val_tigerbench_name(tb), a, ov, cfg, err);
+}
+
+int val_calib_base_arch(const char *base_path, const char *name, const val_tigerbench_arch *a,
+                        const sim_cfg *ov, sim_cfg *cfg, sim_err *err)
+{
     if (strcmp(a->accounting, "pg") && strcmp(a->accounting, "tb"))
         return sim_err_set(err, SIM_EINPUT, "%s: architecture %s: accounting '%s' is not one tfsim "
-                           "models (pg, tb)", val_tigerbench_name(tb), arch, a->accounting);
+                           "models (pg, tb)", name, a->name, a->accounting);
     if (strcmp(a->payments, "pg") && strcmp(a->payments, "redis"))
         return sim_err_set(err, SIM_EINPUT, "%s: architecture %s: payments '%s' is not one tfsim "
-                           "models (pg, redis)", val_tigerbench_name(tb), arch, a->payments);
+                           "models (pg, redis)", name, a->name, a->payments);
+    if (base_path && sim_cfg_load(cfg, base_path, err))
+        return err->code;
     char buf[128];
     sim_cfg_set(cfg, "model.type=tigerfans", err);
     snprintf(buf, sizeof buf, "architecture.accounting=%s", a->accounting);

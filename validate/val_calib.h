@@ -171,6 +171,11 @@ int val_calib_value(const sim_cfg *cfg, const char *key, double *v, char *spec, 
  * or its backends are not modelled. */
 int val_calib_base(const char *base_path, const val_tigerbench *tb, const char *arch,
                    const sim_cfg *ov, sim_cfg *cfg, sim_err *err);
+/* The same for an architecture given as a record (borrowed; it need not be
+ * in any file: val_tigerbench_arch_named); name is the file named in
+ * messages. */
+int val_calib_base_arch(const char *base_path, const char *name, const val_tigerbench_arch *a,
+                        const sim_cfg *ov, sim_cfg *cfg, sim_err *err);
 
 /* The model version: 16 hex digits fingerprinting reference simulations
  * of the embedded defaults (static storage, computed once). */

@@ -188,10 +188,16 @@ static int baseline_other_client(const val_predict_opts *o, const val_calib_run_
 
 /* ---- step 2: the target's own demands at light load ---- */
 
+/* The target's record: FILE's, or the named one with no rows. */
+static const val_tigerbench_arch *target_arch(const val_prediction *p)
+{
+    return p->target_absent ? &p->absent : val_tigerbench_find(p->base.tb, p->target);
+}
+
 static int target_cfg(const val_predict_opts *o, val_prediction *p, sim_cfg *cfg, sim_err *err)
 {
     const val_calibration *b = &p->base;
-    if (val_calib_base(o->base.config, b->tb, p->target, o->base.overrides, cfg, err))
+    if (val_calib_base_arch(o->base.config, b->file, target_arch(p), o->base.overrides, cfg, err))
         return err->code;
     for (size_t i = 0; i < b->np; i++) {
         char line[1024];
@@ -296,6 +302,26 @@ static int own_fit(const val_predict_opts *o, val_prediction *p, const val_tiger
     if (target_cfg(o, p, w->cfg, err))
         return err->code;
     long ck[1];
+    if (p->target_absent) {
+        const val_tigerbench_arch *ba = val_tigerbench_find(p->base.tb, p->base.arch);
+        char news[128] = "";
+        if (!strcmp(ta->accounting, "tb") && strcmp(ba->accounting, "tb"))
+            snprintf(news, sizeof news, "TigerBeetle, [tigerbeetle]");
+        if (!strcmp(ta->payments, "redis") && strcmp(ba->payments, "redis"))
+            snprintf(news + strlen(news), sizeof news - strlen(news), "%sRedis, [redis]",
+                     news[0] ? "; " : "");
+        note(p, "%s is not in %s: %s%s%s; the rest is %s's calibration, each point on the "
+                "database state %s had there", p->target, p->base.file,
+             news[0] ? "what it adds (" : "it adds no backend", news,
+             !news[0]                ? ""
+             : o->base.config         ? ") keeps the config's demands"
+                                      : ") keeps the embedded demands, fitted on the TigerBench host",
+             p->base.arch, p->base.arch);
+        if (news[0])
+            note(p, "%s's timings at concurrency 1 in %s (one TigerBench run) would fit those "
+                    "demands on this host", p->target, p->base.file);
+        return SIM_OK;
+    }
     if (val_tigerbench_concurrencies(ta, VAL_TIGERBENCH_KIND_ROWS, ck, 1) == 0) {
         note(p, "%s has no operation timings in %s: its own demands keep the baseline's and "
                 "the config's values", p->target, p->base.file);
@@ -530,6 +556,25 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
     }
     int rc0 = val_calib_prepare(&oo.base, &p->base, err);
     val_calibration *b = &p->base;
+    /* the target, checked before any fit: FILE's, or one it does not hold */
+    if (rc0 == SIM_OK && !val_tigerbench_find(b->tb, p->target)) {
+        p->target_absent = 1;
+        rc0 = val_tigerbench_arch_named(p->target, &p->absent, err);
+        if (rc0) {
+            const val_tigerbench_arch *dummy;
+            sim_err e;
+            sim_err_clear(&e);
+            val_tigerbench_arch_get(b->tb, p->target, &dummy, &e);
+            sim_err_clear(err);
+            rc0 = sim_err_set(err, SIM_EINPUT, "--target: %s, and '%s' does not name one as "
+                              "ACCOUNTING_PAYMENTS does (pg_pg, pg_redis, tb_redis)", e.msg,
+                              p->target);
+        } else {
+            sim_cfg *chk = sim_cfg_new();
+            rc0 = val_calib_base_arch(NULL, b->file, &p->absent, NULL, chk, err);
+            sim_cfg_free(chk);
+        }
+    }
     /* AUTO tries both clients when the baseline is fitted or stored and
      * nothing names the client */
     int both = rc0 == SIM_OK && o->client == VAL_PREDICT_CLIENT_AUTO &&
@@ -546,9 +591,8 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
     if (p->client_debian12)
         oc.base.overrides = pov;
     o = &oc;
-    const val_tigerbench_arch *ba, *ta;
-    if (val_tigerbench_arch_get(b->tb, b->arch, &ba, err) ||
-        val_tigerbench_arch_get(b->tb, p->target, &ta, err))
+    const val_tigerbench_arch *ba, *ta = target_arch(p);
+    if (val_tigerbench_arch_get(b->tb, b->arch, &ba, err))
         return err->code;
     for (size_t i = 0; i < b->series.nnotes; i++)
         note(p, "%s", b->series.notes[i]);
@@ -617,8 +661,8 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
         tp[i].weight = 1;
         for (int k = 0; k < TF_NKINDS; k++)
             tp[i].kind[k] = NAN;
-        rc = val_series_state(&b->series, p->target, levels[i], &tp[i].holds_rows,
-                              &tp[i].goodies, &pp->how, NULL, err);
+        rc = val_series_state(&b->series, p->target_absent ? b->arch : p->target, levels[i],
+                              &tp[i].holds_rows, &tp[i].goodies, &pp->how, NULL, err);
         tp[i].holds_rows = fmax(0, tp[i].holds_rows + shift);
         pp->holds_rows = tp[i].holds_rows;
         pp->goodies = tp[i].goodies;

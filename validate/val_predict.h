@@ -130,6 +130,9 @@ typedef struct val_prediction {
     int shared;                    /* TF_OWN_* bits of the components kept from the baseline
                                       (step 2; 0 with refit_shared) */
     char target[VAL_TIGERBENCH_NAME_MAX];
+    int target_absent;             /* 1: FILE has no row of the target: its demands are the
+                                      config's, its database state the baseline's */
+    val_tigerbench_arch absent;    /* the target's record then (no rows) */
     val_predict_point pts[VAL_CALIB_MAX_POINTS];
     size_t n;
     unsigned reps;

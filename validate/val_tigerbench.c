@@ -897,6 +897,22 @@ const val_tigerbench_arch *val_tigerbench_find(const val_tigerbench *tb, const c
     return NULL;
 }
 
+int val_tigerbench_arch_named(const char *name, val_tigerbench_arch *out, sim_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->db_pool_size = out->redis_max_conn = -1;
+    const char *us = strchr(name, '_');
+    size_t n = strlen(name);
+    if (!us || us == name || !us[1] || strchr(us + 1, '_') || n >= sizeof out->name)
+        return sim_err_set(err, SIM_EINPUT, "architecture '%s': expected ACCOUNTING_PAYMENTS "
+                           "(pg_pg, pg_redis, tb_redis)", name);
+    memcpy(out->name, name, n + 1);
+    memcpy(out->accounting, name, (size_t)(us - name));
+    out->accounting[us - name] = '\0';
+    memcpy(out->payments, us + 1, n - (size_t)(us - name));
+    return SIM_OK;
+}
+
 int val_tigerbench_arch_get(const val_tigerbench *tb, const char *name,
                             const val_tigerbench_arch **out, sim_err *err)
 {

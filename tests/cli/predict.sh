@@ -110,6 +110,32 @@ awk -F, '$2 == 10 && ($1 == "checkout" || $1 == "reserve") && $6 != "" { n++; e 
          END { exit bad || n != 2 }' "$tmp/out" && ok ||
     { bad "predict tb_redis: checkout and reserve at 10 within 10% of the seed's quotes"; grep ',10,' "$tmp/out" | sed 's/^/    /'; }
 expect_err "MAPE at concurrency >= 5: simulation" "predict tb_redis: MAPE against the quotes"
+# a target FILE does not hold: predicted all the same (the embedded or
+# --config demands for what it adds, the baseline's database state at each
+# point), checked before any fit; a name that is no architecture fails at once
+awk -F, 'NR == 1 || ($4 == "pg" && $5 == "pg")' $data >"$tmp/pg_only.csv"
+expect 0 "predict a target not in the file" -- "$TFSIM" predict --tigerbench "$tmp/pg_only.csv" \
+    --baseline pg_pg --target pg_redis --config configs/tigerfans/base.ini --reps 2 --format csv
+expect_err "pg_redis is not in $tmp/pg_only.csv: what it adds (Redis, \[redis\]) keeps the config's demands" \
+    "predict: an absent target's demands are the config's"
+expect_err "pg_redis's timings at concurrency 1 in" "predict: says what would fit the absent target"
+if [ "$(grep -c '^' "$tmp/out")" -eq 49 ]; then ok; else bad "predict absent target: expected 48 rows + header"; fi
+cp "$tmp/out" "$tmp/absent.csv"
+expect 0 "calibrate the baseline as given" -- "$TFSIM" calibrate --tigerbench "$tmp/pg_only.csv" \
+    --arch pg_pg --config configs/tigerfans/base.ini --iter 0 --reps 2 --format csv
+# every point on the rows pg_pg had at that concurrency (6th column of
+# predict, 8th of calibrate)
+if awk -F, 'NR == FNR { if (FNR > 1) r[$1 "," $2] = $8; next }
+            FNR > 1 { n++; if (!($1 "," $2 in r) || r[$1 "," $2] != $6) bad = 1 }
+            END { exit bad || n != 48 }' "$tmp/out" "$tmp/absent.csv"; then ok; else
+    bad "predict absent target: holds rows are not the baseline's"; fi
+expect 2 "predict a target that names no architecture" -- "$TFSIM" predict --tigerbench "$tmp/pg_only.csv" \
+    --baseline pg_pg --target redis
+expect_err "--target: .*architecture 'redis' is not in the file (present: pg_pg), and 'redis' does not name one" \
+    "predict: a bad target is named with the file's architectures"
+expect 2 "predict a target tfsim does not model" -- "$TFSIM" predict --tigerbench "$tmp/pg_only.csv" \
+    --baseline pg_pg --target tb_kafka
+expect_err "architecture tb_kafka: payments 'kafka' is not one tfsim models" "predict: unmodelled backend"
 expect 0 "predict self" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target pg_pg --reps 2 --format csv
 expect_out "error_pct" "predict error column"
 expect_out "amdahl_error_pct" "predict amdahl column"
