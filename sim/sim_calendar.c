@@ -178,56 +178,6 @@ static void emit(const sim_cal_node *r, sim_event *out)
     out->obj = r->obj;
 }
 
-/* The timers' part of sim_calendar_pop_until (some timer is armed). */
-static __attribute__((noinline)) int pop_until_timers(sim_calendar *c, double t_end,
-                                                      sim_event *out)
-{
-    /* the least armed timer, then the heap's least node if it comes first */
-    unsigned a = c->armed;
-    int ti = __builtin_ctz(a);
-    for (a &= a - 1; a; a &= a - 1) {
-        int i = __builtin_ctz(a);
-        if (c->timer[i].k < c->timer[ti].k)
-            ti = i;
-    }
-    const sim_cal_node *x = &c->timer[ti];
-    if (c->n > 0 && c->heap[0].k < x->k) {
-        x = &c->heap[0];
-        ti = -1;
-    }
-    if (sim_calendar_time_of((uint64_t)(x->k >> 64)) > t_end)
-        return SIM_CAL_LATER;
-    emit(x, out);
-    if (ti >= 0)
-        c->armed &= ~(1u << ti);
-    else
-        c->hole = 1;
-    return SIM_CAL_EVENT;
-}
-
-int sim_calendar_pop_until(sim_calendar *c, double t_end, sim_event *out)
-{
-    if (c->hole) {
-        c->hole = 0;
-        if (--c->n > 0)
-            sift_down(c->heap, c->n, c->heap[c->n]);
-    }
-    if (c->armed)
-        return pop_until_timers(c, t_end, out);
-    if (c->n == 0)
-        return SIM_CAL_EMPTY;
-    const sim_cal_node *x = &c->heap[0];
-    double t = sim_calendar_time_of((uint64_t)(x->k >> 64));
-    if (t > t_end)
-        return SIM_CAL_LATER;
-    out->t = t;
-    out->key = (uint64_t)x->k;
-    out->fn = x->fn;
-    out->obj = x->obj;
-    c->hole = 1;
-    return SIM_CAL_EVENT;
-}
-
 int sim_calendar_pop(sim_calendar *c, sim_event *out)
 {
     sim_calendar_fill_hole(c);

@@ -46,7 +46,8 @@
  * and pops in the same (time, priority, sequence) order as the heap's
  * events: the order of everything else is the same as if it had been
  * pushed.  Cost: pop and peek compare the heap's least node with each
- * armed timer (O(SIM_CAL_TIMERS)).
+ * armed timer (O(SIM_CAL_TIMERS)), and pop_until (the run loop's, inline)
+ * takes the heap's node or the timer's by a mask, not a branch.
  * Uses the GCC/Clang extension unsigned __int128 (64-bit targets).
  */
 #ifndef SIM_CALENDAR_H
@@ -93,6 +94,8 @@ typedef struct sim_calendar {
     sim_cal_node timer[SIM_CAL_TIMERS]; /* the timers' pending firings */
     unsigned ntimers;                   /* timers handed out */
     unsigned armed;                     /* bit i: timer i has a firing pending */
+    sim_cal_node spare; /* written instead of a timer that keeps its firing
+                           (sim_calendar_timer_set_or_keep); never read */
 } sim_calendar;
 
 /* Initialise caller-provided storage with room for cap_hint events (>= 1). */
@@ -110,11 +113,6 @@ int sim_calendar_pop(sim_calendar *c, sim_event *out);
 
 /* What sim_calendar_pop_until found. */
 enum { SIM_CAL_EMPTY = 0, SIM_CAL_EVENT = 1, SIM_CAL_LATER = 2 };
-/* The run loop's step: remove the least event into *out if its time is
- * <= t_end (SIM_CAL_EVENT); otherwise leave the calendar as it is and
- * return SIM_CAL_EMPTY or SIM_CAL_LATER.  The same as size, peek_time and
- * pop in one call. */
-int sim_calendar_pop_until(sim_calendar *c, double t_end, sim_event *out);
 
 static inline size_t sim_calendar_size(const sim_calendar *c)
 {
@@ -166,6 +164,29 @@ static inline uint64_t sim_calendar_timer_set(sim_calendar *c, int id, double t,
     c->armed |= 1u << id;
     return seq;
 }
+/* sim_calendar_timer_set unless keep (0 or 1) is set; then timer id's
+ * pending firing, which must exist, stays as it is.  Without a branch on
+ * keep: an owner that keeps an earlier firing about half the time (sim_ps)
+ * would mispredict it.  Returns the sequence number of the firing pending
+ * afterwards (a kept one's, or the new one's). */
+static inline uint64_t sim_calendar_timer_set_or_keep(sim_calendar *c, int id, double t,
+                                                      unsigned prio, sim_fn fn, void *obj,
+                                                      unsigned keep)
+{
+    assert(id >= 0 && (unsigned)id < c->ntimers);
+    assert(prio <= SIM_PRIO_MAX && t == t); /* no NaN times */
+    assert(keep <= 1 && (!keep || (c->armed >> id & 1)));
+    uint64_t seq = c->seq;
+    assert(seq < SIM_SEQ_MASK);
+    c->seq = seq + 1 - keep;
+    /* a kept firing: the new one is written to the spare node instead */
+    sim_cal_node *x = keep ? &c->spare : &c->timer[id];
+    x->k = (sim_cal_key)sim_calendar_time_bits(t) << 64 | ((uint64_t)prio << 48 | seq);
+    x->fn = fn;
+    x->obj = obj;
+    c->armed |= 1u << id;
+    return (uint64_t)c->timer[id].k & SIM_SEQ_MASK;
+}
 /* Drop timer id's pending firing, if any. */
 static inline void sim_calendar_timer_clear(sim_calendar *c, int id)
 {
@@ -184,6 +205,48 @@ static inline double sim_calendar_time_of(uint64_t u)
     double t;
     memcpy(&t, &b, sizeof t);
     return t;
+}
+
+/* The run loop's step: remove the least event into *out if its time is
+ * <= t_end (SIM_CAL_EVENT); otherwise leave the calendar as it is and
+ * return SIM_CAL_EMPTY or SIM_CAL_LATER.  The same as size, peek_time and
+ * pop in one call; inline (it runs at every event), the sift that fills a
+ * hole out of line.  With timers armed, the least of them, then the heap's
+ * least node if it comes first: picked by a mask, not a branch (which one
+ * is a coin flip when a timer is always armed, as sim_ps's is under load);
+ * heap[0] is readable even when the heap is empty (cap >= 1). */
+static inline int sim_calendar_pop_until(sim_calendar *c, double t_end, sim_event *out)
+{
+    if (c->hole)
+        sim_calendar_fill_hole(c);
+    const sim_cal_node *x = &c->heap[0];
+    unsigned from_heap = 1, bit = 0;
+    if (c->armed) {
+        unsigned a = c->armed;
+        int ti = __builtin_ctz(a);
+        for (a &= a - 1; a; a &= a - 1) {
+            int i = __builtin_ctz(a);
+            if (c->timer[i].k < c->timer[ti].k)
+                ti = i;
+        }
+        const sim_cal_node *tx = &c->timer[ti];
+        from_heap = (c->n > 0) & (x->k < tx->k);
+        x = (const sim_cal_node *)((uintptr_t)tx ^
+                                   (((uintptr_t)tx ^ (uintptr_t)x) & -(uintptr_t)from_heap));
+        bit = 1u << ti;
+    } else if (c->n == 0) {
+        return SIM_CAL_EMPTY;
+    }
+    double t = sim_calendar_time_of((uint64_t)(x->k >> 64));
+    if (t > t_end)
+        return SIM_CAL_LATER;
+    out->t = t;
+    out->key = (uint64_t)x->k;
+    out->fn = x->fn;
+    out->obj = x->obj;
+    c->armed &= ~(bit & (from_heap - 1u)); /* the timer's bit unless from the heap */
+    c->hole = (int)from_heap;
+    return SIM_CAL_EVENT;
 }
 
 /* Time of the least event (the calendar must not be empty).  Not const:

@@ -67,10 +67,6 @@ static inline double per_rate(const sim_ps *p, double x)
     return p->rate == 1.0 ? x : x / p->rate;
 }
 
-static inline int before(const sim_ps_job *a, const sim_ps_job *b)
-{
-    return a->finish < b->finish || (a->finish == b->finish && a->order < b->order);
-}
 
 static void advance(sim_ps *p, double now)
 {
@@ -85,63 +81,86 @@ static void heap_push(sim_ps *p, sim_ps_job j)
         p->heap = realloc(p->heap, p->cap * sizeof *p->heap);
         assert(p->heap && "out of memory");
     }
+    sim_ps_job *h = p->heap;
     size_t i = p->n++;
     while (i > 0) {
         size_t q = (i - 1) / 2;
-        if (!before(&j, &p->heap[q]))
+        if (!(j.k < h[q].k))
             break;
-        p->heap[i] = p->heap[q];
+        h[i] = h[q];
         i = q;
     }
-    p->heap[i] = j;
+    h[i] = j;
     set_rate(p);
 }
 
-static sim_ps_job heap_pop(sim_ps *p)
+/* Remove the heap top (n > 0) into *top.  The lesser child is picked by
+ * a mask, not a branch (which one is a coin flip); h[n], the old last
+ * slot, is read as the right child of the last inner node but never
+ * picked. */
+static inline __attribute__((always_inline)) void heap_pop(sim_ps *p, sim_ps_job *top)
 {
-    sim_ps_job top = p->heap[0];
-    sim_ps_job last = p->heap[--p->n];
-    size_t i = 0, n = p->n;
+    sim_ps_job *h = p->heap;
+    *top = h[0];
+    size_t n = --p->n;
     if (n) {
+        const sim_cal_key x = h[n].k;
+        size_t i = 0;
         for (;;) {
             size_t l = 2 * i + 1;
             if (l >= n)
                 break;
-            size_t m = l + 1 < n && before(&p->heap[l + 1], &p->heap[l]) ? l + 1 : l;
-            if (!before(&p->heap[m], &last))
+            size_t m = l + (size_t)((l + 1 < n) & (h[l + 1].k < h[l].k));
+            if (!(h[m].k < x))
                 break;
-            p->heap[i] = p->heap[m];
+            h[i] = h[m];
             i = m;
         }
-        p->heap[i] = last;
+        h[i] = h[n];
     }
     set_rate(p);
-    return top;
 }
 
 static void on_complete(sim *s, void *obj);
+static inline void arm_in(sim_ps *p, sim *s, double dt);
+
+/* The first arming without a timer yet: take one (or note that none is
+ * free), then arm as arm_in. */
+static __attribute__((noinline)) void arm_first(sim_ps *p, sim *s, double dt)
+{
+    int id = sim_timer_new(s);
+    p->timer = id >= 0 ? id : -2;
+    arm_in(p, s, dt);
+}
 
 /* Arm the completion of the heap top, due in dt >= 0 (unless the armed
  * event comes first). */
-static void arm_in(sim_ps *p, sim *s, double dt)
+static inline __attribute__((always_inline)) void arm_in(sim_ps *p, sim *s, double dt)
 {
-    if (p->is_armed && p->armed_t <= s->now + dt)
-        return; /* the armed event comes first; it re-arms when it fires */
-    /* the CPU's timer (its earlier firing, if any, is replaced); without a
-     * free timer, an event whose predecessor goes stale */
-    if (p->timer == -1) {
-        int id = sim_timer_new(s);
-        p->timer = id >= 0 ? id : -2;
+    double t = s->now + dt;
+    /* the armed event comes first: it stays, and re-arms when it fires */
+    unsigned keep = (unsigned)p->is_armed & (p->armed_t <= t);
+    if (__builtin_expect(p->timer >= 0, 1)) {
+        /* the CPU's timer: its earlier firing, if any, is replaced; kept
+         * or replaced without a branch (a coin flip under load) */
+        p->armed = sim_timer_set_or_keep(s, p->timer, t, 0, on_complete, p, keep);
+        p->armed_t = keep ? p->armed_t : t;
+        p->is_armed = 1;
+        return;
     }
-    if (p->timer >= 0)
-        p->armed = sim_timer_set(s, p->timer, s->now + dt, 0, on_complete, p);
-    else
-        p->armed = sim_after(s, dt, 0, on_complete, p);
-    p->armed_t = s->now + dt;
+    if (p->timer == -1) {
+        arm_first(p, s, dt);
+        return;
+    }
+    if (keep)
+        return;
+    /* without a free timer, an event whose predecessor goes stale */
+    p->armed = sim_after(s, dt, 0, on_complete, p);
+    p->armed_t = t;
     p->is_armed = 1;
 }
 
-static void arm(sim_ps *p, sim *s)
+static inline __attribute__((always_inline)) void arm(sim_ps *p, sim *s)
 {
     if (p->n == 0) {
         if (p->is_armed && p->timer >= 0)
@@ -153,11 +172,37 @@ static void arm(sim_ps *p, sim *s)
     arm_in(p, s, dt < 0 ? 0 : dt);
 }
 
-static void set_counts(sim_ps *p, double now)
+static inline __attribute__((always_inline)) void set_counts(sim_ps *p, double now)
 {
     double n = (double)(p->n + (size_t)p->spin);
     sim_tavg_set(&p->njobs, now, n);
     sim_tavg_set(&p->nbusy, now, n < p->cores ? n : p->cores);
+}
+
+/* The rest of a completion that finds more jobs at their finish point
+ * (within eps of V) after the first, top, has left: they leave too, in
+ * finish order, up to 16 in all; then as on_complete. */
+static __attribute__((noinline)) void complete_many(sim_ps *p, sim *s, const sim_ps_job *top,
+                                                    double eps)
+{
+    size_t k = 1;
+    sim_ps_job done[16];
+    done[0] = *top;
+    do
+        heap_pop(p, &done[k++]);
+    while (p->n && p->heap[0].finish <= p->v + eps && k < 16);
+    if (done[k - 1].finish > p->v)
+        p->v = done[k - 1].finish;
+    if (p->n == 0)
+        p->v = 0;
+    p->completions += k;
+    set_counts(p, s->now);
+    arm(p, s);
+    for (size_t i = 0; i < k; i++) {
+        p->resp_sum += s->now - done[i].t;
+        if (done[i].fn)
+            done[i].fn(s, done[i].obj);
+    }
 }
 
 static void on_complete(sim *s, void *obj)
@@ -175,35 +220,35 @@ static void on_complete(sim *s, void *obj)
     }
     /* The armed event is for the heap top: it leaves now even if rounding
      * left V a hair short; then everything else whose finish point is
-     * reached (within a few ulps of rounding) leaves too, in finish order.
-     * Anything later gets its own event.  Callbacks run after the CPU state
-     * is consistent. */
+     * reached (within a few ulps of rounding) leaves too, in finish order
+     * (complete_many; rare).  Anything later gets its own event.
+     * Callbacks run after the CPU state is consistent. */
     double av = fabs(p->v);
     double eps = 4 * DBL_EPSILON * (av > 1.0 ? av : 1.0);
-    size_t k = 0;
-    sim_ps_job done[16];
-    do
-        done[k++] = heap_pop(p);
-    while (p->n && p->heap[0].finish <= p->v + eps && k < 16);
-    if (done[k - 1].finish > p->v)
-        p->v = done[k - 1].finish;
+    sim_ps_job top;
+    heap_pop(p, &top);
+    if (p->n && p->heap[0].finish <= p->v + eps) {
+        complete_many(p, s, &top, eps);
+        return;
+    }
+    p->v = top.finish > p->v ? top.finish : p->v;
     if (p->n == 0)
         p->v = 0; /* idle: restart V, so that it stays small (precise) */
-    p->completions += k;
+    p->completions++;
     set_counts(p, s->now);
     arm(p, s);
-    for (size_t i = 0; i < k; i++) {
-        p->resp_sum += s->now - done[i].t;
-        if (done[i].fn)
-            done[i].fn(s, done[i].obj);
-    }
+    p->resp_sum += s->now - top.t;
+    if (top.fn)
+        top.fn(s, top.obj);
 }
 
 void sim_ps_submit(sim_ps *p, sim *s, void *obj, double work, sim_fn fn)
 {
     assert(work >= 0 && isfinite(work));
     advance(p, s->now);
-    sim_ps_job j = {p->v + work, p->order++, obj, fn, s->now};
+    double finish = p->v + work;
+    sim_ps_job j = {(sim_cal_key)sim_calendar_time_bits(finish) << 64 | p->order++, finish, s->now,
+                    obj, fn};
     heap_push(p, j);
     set_counts(p, s->now);
     arm(p, s);

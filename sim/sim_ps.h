@@ -30,6 +30,12 @@
  * and is reused, so steady state does not allocate.  The rate min(1, K/m)
  * comes from a table for m < SIM_PS_RATES (no division when the job set
  * changes); a completion that fires early computes its new due time once.
+ * The heap orders jobs by one 128-bit key (finish bits, submission number:
+ * sim_calendar's encoding) and picks the lesser child by a mask; whether
+ * the armed completion stays or the timer is set again is decided without
+ * a branch (sim_timer_set_or_keep: under load it is a coin flip); a
+ * completion of one job (the usual case) takes the inline path, more than
+ * one at the same finish point a separate one.
  * Statistics: completions, the sum of their response times (resp_sum; no
  * running variance, which cost a division per completion), jobs present
  * and cores busy over time.
@@ -43,17 +49,19 @@
 #define SIM_PS_RATES 64
 
 typedef struct sim_ps_job {
+    /* ordered bits of finish (sim_calendar_time_bits) << 64 | submission
+     * number: one unsigned comparison orders jobs by (finish, order) */
+    sim_cal_key k;
     double finish;  /* virtual finish point */
-    uint64_t order; /* submission number, breaks ties */
+    double t;       /* submission time */
     void *obj;
     sim_fn fn;
-    double t;       /* submission time */
 } sim_ps_job;
 
 typedef struct sim_ps {
     double cores;
     double v, t_last;
-    sim_ps_job *heap;  /* min-heap on (finish, order), owned */
+    sim_ps_job *heap;  /* min-heap on k, i.e. (finish, order), owned */
     size_t n, cap;
     double rate;       /* each job's rate, min(1, K/(n + spin)) (0 without jobs); set when n or spin changes */
     double rates[SIM_PS_RATES]; /* min(1, K/m) for m < SIM_PS_RATES (no division per change) */
