@@ -66,6 +66,16 @@ static inline __attribute__((always_inline)) sim_cal_key least_of_four(const sim
     return cab ? kb : ka;
 }
 
+/* least_of_four out of line, for the rare level where the time bits of
+ * the keys compared tie (see sift_down). */
+static __attribute__((noinline)) size_t least_of_four_ool(const sim_cal_node *h, size_t l,
+                                                          sim_cal_key *k)
+{
+    size_t m;
+    *k = least_of_four(h, l, &m);
+    return m;
+}
+
 /* Place x in a heap of n slots whose root slot is free. */
 static inline __attribute__((always_inline)) void sift_down(sim_cal_node *h, size_t n,
                                                           sim_cal_node x)
@@ -89,17 +99,38 @@ static inline __attribute__((always_inline)) void sift_down(sim_cal_node *h, siz
             h[i] = h[m];
             i = m;
         }
+    /* Below the caches' size: the least child by the keys' high halves (the
+     * time bits) alone, 64-bit compares and selects, which pick the same
+     * child as whole keys unless two of the halves compared are equal (a
+     * tie in time): such a level is decided by whole keys, out of line. */
+    const uint64_t xhi = (uint64_t)(x.k >> 64);
     for (;;) {
         size_t l = 4 * i + 1;
         if (l + 3 >= n)
             break;
-        size_t m;
-        if (!(least_of_four(h, l, &m) < x.k)) {
-            h[i] = x;
-            return;
+        uint64_t a0 = (uint64_t)(h[l].k >> 64), a1 = (uint64_t)(h[l + 1].k >> 64);
+        uint64_t a2 = (uint64_t)(h[l + 2].k >> 64), a3 = (uint64_t)(h[l + 3].k >> 64);
+        int c01 = a1 < a0, c23 = a3 < a2;
+        uint64_t ka = c01 ? a1 : a0, kb = c23 ? a3 : a2;
+        size_t a = l + (size_t)c01, b = l + 2 + (size_t)c23;
+        size_t cab = kb < ka;
+        size_t m = a ^ ((a ^ b) & -cab);
+        uint64_t mhi = cab ? kb : ka;
+        if (__builtin_expect((a0 == a1) | (a2 == a3) | (ka == kb) | (mhi == xhi), 0)) {
+            sim_cal_key mk;
+            m = least_of_four_ool(h, l, &mk);
+            if (!(mk < x.k))
+                break;
+        } else if (!(mhi < xhi)) {
+            break;
         }
         h[i] = h[m];
         i = m;
+        continue;
+    }
+    if (4 * i + 4 < n) { /* stopped above the last inner node: x goes here */
+        h[i] = x;
+        return;
     }
 last:;
     /* The last inner node may have one to three children. */
