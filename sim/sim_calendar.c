@@ -201,26 +201,3 @@ int sim_calendar_timer_new(sim_calendar *c)
     return (int)c->ntimers++;
 }
 
-static void emit(const sim_cal_node *r, sim_event *out)
-{
-    out->t = sim_calendar_time_of((uint64_t)(r->k >> 64));
-    out->key = (uint64_t)r->k;
-    out->fn = r->fn;
-    out->obj = r->obj;
-}
-
-int sim_calendar_pop(sim_calendar *c, sim_event *out)
-{
-    sim_calendar_fill_hole(c);
-    int ti = c->armed ? sim_calendar_first_timer(c) : -1;
-    if (ti >= 0) {
-        emit(&c->timer[ti], out);
-        c->armed &= ~(1u << ti);
-        return 1;
-    }
-    if (c->n == 0)
-        return 0;
-    emit(&c->heap[0], out);
-    c->hole = 1;
-    return 1;
-}

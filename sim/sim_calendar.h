@@ -112,8 +112,6 @@ void sim_calendar_clear(sim_calendar *c);
 /* Insert; returns the event's sequence number (unique in this calendar). */
 uint64_t sim_calendar_push(sim_calendar *c, double t, unsigned prio, sim_fn fn, void *obj);
 
-/* Remove the least event into *out; returns 0 if the calendar is empty. */
-int sim_calendar_pop(sim_calendar *c, sim_event *out);
 
 /* What sim_calendar_pop_until found. */
 enum { SIM_CAL_EMPTY = 0, SIM_CAL_EVENT = 1, SIM_CAL_LATER = 2 };
@@ -251,6 +249,16 @@ static inline int sim_calendar_pop_until(sim_calendar *c, double t_end, sim_even
     c->armed &= ~(bit & (from_heap - 1u)); /* the timer's bit unless from the heap */
     c->hole = (int)from_heap;
     return SIM_CAL_EVENT;
+}
+
+/* Remove the least event into *out; returns 0 if the calendar is empty
+ * (*out zeroed).  Inline: sim_calendar_pop_until with no time bound. */
+static inline int sim_calendar_pop(sim_calendar *c, sim_event *out)
+{
+    if (sim_calendar_pop_until(c, __builtin_inf(), out) == SIM_CAL_EVENT)
+        return 1;
+    *out = (sim_event){0};
+    return 0;
 }
 
 /* Time of the least event (the calendar must not be empty).  Not const:
