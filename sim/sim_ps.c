@@ -52,15 +52,6 @@ void sim_ps_reset_stats(sim_ps *p, double now)
     p->resp_sum = 0;
 }
 
-/* min(1, K/m) with m = jobs + spinners, 0 without jobs, from the table
- * that init fills for small m (a division costs as much as the rest of a
- * submit).  Called whenever n or spin changes. */
-static inline void set_rate(sim_ps *p)
-{
-    size_t m = p->n + (size_t)p->spin;
-    p->rate = p->n == 0 ? 0 : m < SIM_PS_RATES ? p->rates[m] : rate_of(p, m);
-}
-
 /* x / rate, without the division when the rate is 1 (the same value). */
 static inline double per_rate(const sim_ps *p, double x)
 {
@@ -91,7 +82,6 @@ static void heap_push(sim_ps *p, sim_ps_job j)
         i = q;
     }
     h[i] = j;
-    set_rate(p);
 }
 
 /* Remove the heap top (n > 0) into *top.  The lesser child is picked by
@@ -118,7 +108,6 @@ static inline __attribute__((always_inline)) void heap_pop(sim_ps *p, sim_ps_job
         }
         h[i] = h[n];
     }
-    set_rate(p);
 }
 
 static void on_complete(sim *s, void *obj);
@@ -172,11 +161,27 @@ static inline __attribute__((always_inline)) void arm(sim_ps *p, sim *s)
     arm_in(p, s, dt < 0 ? 0 : dt);
 }
 
+/* The job set changed (n or spin): the rate, min(1, K/m) with m = jobs +
+ * spinners, 0 without jobs, from the table that init fills for small m (a
+ * division costs as much as the rest of a submit), and the counts over
+ * time, m computed once.  Every change of the job set comes here before
+ * anything reads the rate. */
 static inline __attribute__((always_inline)) void set_counts(sim_ps *p, double now)
 {
-    double n = (double)(p->n + (size_t)p->spin);
-    sim_tavg_set(&p->njobs, now, n);
-    sim_tavg_set(&p->nbusy, now, n < p->cores ? n : p->cores);
+    size_t m = p->n + (size_t)p->spin;
+    p->rate = p->n == 0 ? 0 : m < SIM_PS_RATES ? p->rates[m] : rate_of(p, m);
+    double n = (double)m;
+    /* sim_tavg_set on both, the interval computed once: they change
+     * together (here, in init and in reset_stats), so they share t_last
+     * and the one assertion covers both */
+    assert(now >= p->njobs.t_last);
+    double dt = now - p->njobs.t_last;
+    p->njobs.area += p->njobs.v * dt;
+    p->njobs.t_last = now;
+    p->njobs.v = n;
+    p->nbusy.area += p->nbusy.v * dt;
+    p->nbusy.t_last = now;
+    p->nbusy.v = n < p->cores ? n : p->cores;
 }
 
 /* The rest of a completion that finds more jobs at their finish point
@@ -259,7 +264,6 @@ void sim_ps_spin(sim_ps *p, sim *s, long delta)
     assert(p->spin + delta >= 0);
     advance(p, s->now);
     p->spin += delta;
-    set_rate(p);
     set_counts(p, s->now);
     arm(p, s);
 }
