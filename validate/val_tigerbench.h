@@ -142,16 +142,16 @@ size_t val_tigerbench_narch(const val_tigerbench *tb);
 const val_tigerbench_arch *val_tigerbench_arch_at(const val_tigerbench *tb, size_t i);
 /* Architecture by name ("pg_pg"), or NULL. */
 const val_tigerbench_arch *val_tigerbench_find(const val_tigerbench *tb, const char *name);
+/* The same, but an absent name is an input error: SIM_EINPUT with
+ * "FILE: architecture 'x' is not in the file (present: pg_pg, ...)". */
+int val_tigerbench_arch_get(const val_tigerbench *tb, const char *name,
+                            const val_tigerbench_arch **out, sim_err *err);
 /* An architecture that no row measured, from its name "ACCOUNTING_PAYMENTS"
  * (pg_pg, pg_redis, tb_redis, tb_pg): *out is filled with that name and
  * those backends and no rows (caller storage; nothing to free).
  * SIM_EINPUT when name is not of that form (any backend names: whether
  * tfsim models them is the caller's check). */
 int val_tigerbench_arch_named(const char *name, val_tigerbench_arch *out, sim_err *err);
-/* The same, but an absent name is an input error: SIM_EINPUT with
- * "FILE: architecture 'x' is not in the file (present: pg_pg, ...)". */
-int val_tigerbench_arch_get(const val_tigerbench *tb, const char *name,
-                            const val_tigerbench_arch **out, sim_err *err);
 
 /* Which rows val_tigerbench_concurrencies looks at. */
 enum { VAL_TIGERBENCH_PHASE_ROWS = 1, VAL_TIGERBENCH_KIND_ROWS = 2 };
