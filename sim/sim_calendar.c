@@ -102,31 +102,45 @@ static inline __attribute__((always_inline)) void sift_down(sim_cal_node *h, siz
     /* Below the caches' size: the least child by the keys' high halves (the
      * time bits) alone, 64-bit compares and selects, which pick the same
      * child as whole keys unless two of the halves compared are equal (a
-     * tie in time): such a level is decided by whole keys, out of line. */
+     * tie in time): such a level is decided by whole keys, out of line.
+     * What a level waits for is the next level's loads: their address is
+     * picked by two selects after the compares (conditional moves of
+     * candidate offsets computed beforehand), not computed from the index
+     * afterwards (the mask and index arithmetic of least_of_four). */
     const uint64_t xhi = (uint64_t)(x.k >> 64);
-    for (;;) {
-        size_t l = 4 * i + 1;
-        if (l + 3 >= n)
-            break;
-        uint64_t a0 = (uint64_t)(h[l].k >> 64), a1 = (uint64_t)(h[l + 1].k >> 64);
-        uint64_t a2 = (uint64_t)(h[l + 2].k >> 64), a3 = (uint64_t)(h[l + 3].k >> 64);
-        int c01 = a1 < a0, c23 = a3 < a2;
-        uint64_t ka = c01 ? a1 : a0, kb = c23 ? a3 : a2;
-        size_t a = l + (size_t)c01, b = l + 2 + (size_t)c23;
-        size_t cab = kb < ka;
-        size_t m = a ^ ((a ^ b) & -cab);
-        uint64_t mhi = cab ? kb : ka;
-        if (__builtin_expect((a0 == a1) | (a2 == a3) | (ka == kb) | (mhi == xhi), 0)) {
-            sim_cal_key mk;
-            m = least_of_four_ool(h, l, &mk);
-            if (!(mk < x.k))
+    {
+        /* byte offsets from h: of the hole (node i) and of its first child
+         * (node 4i + 1); the least child's offset is picked by selects,
+         * and the next first child's is 4 times it plus one node, so that
+         * a level waits for loads, two compares and two selects */
+        char *const base = (char *)h;
+        const size_t end = n * sizeof *h;
+        size_t oi = 0, ol = sizeof *h;
+        for (;;) {
+            if (ol + 3 * sizeof *h >= end)
                 break;
-        } else if (!(mhi < xhi)) {
-            break;
+            const sim_cal_node *c = (const sim_cal_node *)(base + ol);
+            uint64_t a0 = (uint64_t)(c[0].k >> 64), a1 = (uint64_t)(c[1].k >> 64);
+            uint64_t a2 = (uint64_t)(c[2].k >> 64), a3 = (uint64_t)(c[3].k >> 64);
+            int c01 = a1 < a0, c23 = a3 < a2;
+            uint64_t ka = c01 ? a1 : a0, kb = c23 ? a3 : a2;
+            size_t oa = c01 ? ol + sizeof *h : ol, ob = c23 ? ol + 3 * sizeof *h : ol + 2 * sizeof *h;
+            int cab = kb < ka;
+            size_t om = cab ? ob : oa;
+            uint64_t mhi = cab ? kb : ka;
+            if (__builtin_expect((a0 == a1) | (a2 == a3) | (ka == kb) | (mhi == xhi), 0)) {
+                sim_cal_key mk;
+                om = least_of_four_ool(h, ol / sizeof *h, &mk) * sizeof *h;
+                if (!(mk < x.k))
+                    break;
+            } else if (!(mhi < xhi)) {
+                break;
+            }
+            *(sim_cal_node *)(base + oi) = *(const sim_cal_node *)(base + om);
+            oi = om;
+            ol = 4 * om + sizeof *h;
         }
-        h[i] = h[m];
-        i = m;
-        continue;
+        i = oi / sizeof *h;
     }
     if (4 * i + 4 < n) { /* stopped above the last inner node: x goes here */
         h[i] = x;
