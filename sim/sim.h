@@ -12,8 +12,8 @@
  * Resource bounds: max_events, max_pending and t_end stop the loop with a status, never
  * abort.  Cost per event: sim_calendar_pop_until, inline (a heap pop: the
  * sift that fills the last pop's hole out of line; a compare per armed
- * timer, sim_timer_*, at most SIM_CAL_TIMERS, and the pick of timer or
- * heap by a mask), one indirect call (the event's), a few compares.
+ * timer, sim_timer_*, at most SIM_CAL_TIMERS), one indirect call (the
+ * event's), a few compares.
  */
 #ifndef SIM_H
 #define SIM_H
@@ -80,15 +80,6 @@ static inline uint64_t sim_timer_set(sim *s, int id, double t, unsigned prio, si
 {
     assert(t >= s->now && "timer set in the past");
     return sim_calendar_timer_set(&s->cal, id, t, prio, fn, obj);
-}
-/* sim_timer_set, unless keep (0 or 1): then the pending firing stays
- * (sim_calendar_timer_set_or_keep); returns the pending firing's sequence
- * number. */
-static inline uint64_t sim_timer_set_or_keep(sim *s, int id, double t, unsigned prio, sim_fn fn,
-                                             void *obj, unsigned keep)
-{
-    assert(t >= s->now && "timer set in the past");
-    return sim_calendar_timer_set_or_keep(&s->cal, id, t, prio, fn, obj, keep);
 }
 static inline void sim_timer_clear(sim *s, int id) { sim_calendar_timer_clear(&s->cal, id); }
 

@@ -55,8 +55,7 @@
  * and pops in the same (time, priority, sequence) order as the heap's
  * events: the order of everything else is the same as if it had been
  * pushed.  Cost: pop and peek compare the heap's least node with each
- * armed timer (O(SIM_CAL_TIMERS)), and pop_until (the run loop's, inline)
- * takes the heap's node or the timer's by a mask, not a branch.
+ * armed timer (O(SIM_CAL_TIMERS)).
  * Uses the GCC/Clang extension unsigned __int128 (64-bit targets).
  */
 #ifndef SIM_CALENDAR_H
@@ -103,8 +102,6 @@ typedef struct sim_calendar {
     sim_cal_node timer[SIM_CAL_TIMERS]; /* the timers' pending firings */
     unsigned ntimers;                   /* timers handed out */
     unsigned armed;                     /* bit i: timer i has a firing pending */
-    sim_cal_node spare; /* written instead of a timer that keeps its firing
-                           (sim_calendar_timer_set_or_keep); never read */
 } sim_calendar;
 
 /* Initialise caller-provided storage with room for cap_hint events (>= 1). */
@@ -171,29 +168,6 @@ static inline uint64_t sim_calendar_timer_set(sim_calendar *c, int id, double t,
     c->armed |= 1u << id;
     return seq;
 }
-/* sim_calendar_timer_set unless keep (0 or 1) is set; then timer id's
- * pending firing, which must exist, stays as it is.  Without a branch on
- * keep: an owner that keeps an earlier firing about half the time (sim_ps)
- * would mispredict it.  Returns the sequence number of the firing pending
- * afterwards (a kept one's, or the new one's). */
-static inline uint64_t sim_calendar_timer_set_or_keep(sim_calendar *c, int id, double t,
-                                                      unsigned prio, sim_fn fn, void *obj,
-                                                      unsigned keep)
-{
-    assert(id >= 0 && (unsigned)id < c->ntimers);
-    assert(prio <= SIM_PRIO_MAX && t == t); /* no NaN times */
-    assert(keep <= 1 && (!keep || (c->armed >> id & 1)));
-    uint64_t seq = c->seq;
-    assert(seq < SIM_SEQ_MASK);
-    c->seq = seq + 1 - keep;
-    /* a kept firing: the new one is written to the spare node instead */
-    sim_cal_node *x = keep ? &c->spare : &c->timer[id];
-    x->k = (sim_cal_key)sim_calendar_time_bits(t) << 64 | ((uint64_t)prio << 48 | seq);
-    x->fn = fn;
-    x->obj = obj;
-    c->armed |= 1u << id;
-    return (uint64_t)c->timer[id].k & SIM_SEQ_MASK;
-}
 /* Drop timer id's pending firing, if any. */
 static inline void sim_calendar_timer_clear(sim_calendar *c, int id)
 {
@@ -219,9 +193,10 @@ static inline double sim_calendar_time_of(uint64_t u)
  * return SIM_CAL_EMPTY or SIM_CAL_LATER.  The same as size, peek_time and
  * pop in one call; inline (it runs at every event), the sift that fills a
  * hole out of line.  With timers armed, the least of them, then the heap's
- * least node if it comes first: picked by a mask, not a branch (which one
- * is a coin flip when a timer is always armed, as sim_ps's is under load);
- * heap[0] is readable even when the heap is empty (cap >= 1). */
+ * least node if it comes first: by a branch, not a mask (issue 18: picked
+ * by a mask, with sim_ps's timer armed at almost every event, pg_pg at
+ * concurrency 100 took 9% more CPU time: the pick then waited for the
+ * timer's key, a branch is predicted and run ahead). */
 static inline int sim_calendar_pop_until(sim_calendar *c, double t_end, sim_event *out)
 {
     if (c->hole)
@@ -237,9 +212,12 @@ static inline int sim_calendar_pop_until(sim_calendar *c, double t_end, sim_even
                 ti = i;
         }
         const sim_cal_node *tx = &c->timer[ti];
-        from_heap = (c->n > 0) & (x->k < tx->k);
-        x = (const sim_cal_node *)((uintptr_t)tx ^
-                                   (((uintptr_t)tx ^ (uintptr_t)x) & -(uintptr_t)from_heap));
+        if (c->n > 0 && x->k < tx->k) {
+            from_heap = 1;
+        } else {
+            from_heap = 0;
+            x = tx;
+        }
         bit = 1u << ti;
     } else if (c->n == 0) {
         return SIM_CAL_EMPTY;

@@ -84,10 +84,8 @@ static void heap_push(sim_ps *p, sim_ps_job j)
     h[i] = j;
 }
 
-/* Remove the heap top (n > 0) into *top.  The lesser child is picked by
- * a mask, not a branch (which one is a coin flip); h[n], the old last
- * slot, is read as the right child of the last inner node but never
- * picked. */
+/* Remove the heap top (n > 0) into *top; the old last node, h[n] after
+ * the decrement, fills the hole. */
 static inline __attribute__((always_inline)) void heap_pop(sim_ps *p, sim_ps_job *top)
 {
     sim_ps_job *h = p->heap;
@@ -100,7 +98,7 @@ static inline __attribute__((always_inline)) void heap_pop(sim_ps *p, sim_ps_job
             size_t l = 2 * i + 1;
             if (l >= n)
                 break;
-            size_t m = l + (size_t)((l + 1 < n) & (h[l + 1].k < h[l].k));
+            size_t m = l + 1 < n && h[l + 1].k < h[l].k ? l + 1 : l;
             if (!(h[m].k < x))
                 break;
             h[i] = h[m];
@@ -128,12 +126,13 @@ static inline __attribute__((always_inline)) void arm_in(sim_ps *p, sim *s, doub
 {
     double t = s->now + dt;
     /* the armed event comes first: it stays, and re-arms when it fires */
-    unsigned keep = (unsigned)p->is_armed & (p->armed_t <= t);
+    int keep = p->is_armed && p->armed_t <= t;
     if (__builtin_expect(p->timer >= 0, 1)) {
-        /* the CPU's timer: its earlier firing, if any, is replaced; kept
-         * or replaced without a branch (a coin flip under load) */
-        p->armed = sim_timer_set_or_keep(s, p->timer, t, 0, on_complete, p, keep);
-        p->armed_t = keep ? p->armed_t : t;
+        /* the CPU's timer: its earlier firing, if any, is replaced */
+        if (keep)
+            return;
+        p->armed = sim_timer_set(s, p->timer, t, 0, on_complete, p);
+        p->armed_t = t;
         p->is_armed = 1;
         return;
     }

@@ -31,11 +31,8 @@
  * comes from a table for m < SIM_PS_RATES (no division when the job set
  * changes); a completion that fires early computes its new due time once.
  * The heap orders jobs by one 128-bit key (finish bits, submission number:
- * sim_calendar's encoding) and picks the lesser child by a mask; whether
- * the armed completion stays or the timer is set again is decided without
- * a branch (sim_timer_set_or_keep: under load it is a coin flip); a
- * completion of one job (the usual case) takes the inline path, more than
- * one at the same finish point a separate one.
+ * sim_calendar's encoding); a completion of one job (the usual case) takes
+ * the inline path, more than one at the same finish point a separate one.
  * Statistics: completions, the sum of their response times (resp_sum; no
  * running variance, which cost a division per completion), jobs present
  * and cores busy over time.

@@ -239,33 +239,6 @@ static void test_timers(void **state)
     sim_calendar_fini(&c);
 }
 
-/* set_or_keep: keep leaves the pending firing and the sequence counter
- * as they are; otherwise it is a timer_set (replaces the firing, takes
- * the next sequence number). */
-static void test_timer_set_or_keep(void **state)
-{
-    (void)state;
-    sim_calendar c;
-    sim_calendar_init(&c, 4);
-    int id = sim_calendar_timer_new(&c);
-    uint64_t s0 = sim_calendar_timer_set_or_keep(&c, id, 2.0, 0, fn_a, NULL, 0);
-    assert_int_equal(s0, 0);
-    uint64_t s1 = sim_calendar_timer_set_or_keep(&c, id, 5.0, 3, fn_b, (void *)1, 1);
-    assert_int_equal(s1, s0);
-    assert_int_equal(sim_calendar_push(&c, 3.0, 0, fn_b, NULL), 1); /* no number taken */
-    assert_int_equal(sim_calendar_size(&c), 2);
-    uint64_t s2 = sim_calendar_timer_set_or_keep(&c, id, 4.0, 2, fn_b, (void *)2, 0);
-    assert_int_equal(s2, 2);
-    sim_event e;
-    assert_int_equal(sim_calendar_pop(&c, &e), 1);
-    assert_true(e.t == 3.0 && e.fn == fn_b && e.obj == NULL);
-    assert_int_equal(sim_calendar_pop(&c, &e), 1);
-    assert_true(e.t == 4.0 && e.fn == fn_b && e.obj == (void *)2);
-    assert_int_equal(e.key, (UINT64_C(2) << 48) | 2);
-    assert_int_equal(sim_calendar_pop(&c, &e), 0);
-    sim_calendar_fini(&c);
-}
-
 static void test_random_small(void **state)
 {
     (void)state;
@@ -355,7 +328,6 @@ int main(void)
         cmocka_unit_test(fel_test_time_encoding),
         cmocka_unit_test(test_growth_and_clear),
         cmocka_unit_test(test_timers),
-        cmocka_unit_test(test_timer_set_or_keep),
         cmocka_unit_test(test_random_small),
         cmocka_unit_test(test_random_1e3),
         cmocka_unit_test(test_random_1e4),
