@@ -72,7 +72,12 @@ expect_err "no concurrency 7" "missing point message"
 expect 2 "calibrate bad fit key" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --fit client.cpus
 expect 2 "calibrate non-numeric fit key" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --fit architecture.payments
 expect 2 "predict missing target" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg
-expect 2 "predict unknown target" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target tb_pg
+expect 2 "predict unknown target" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target tbpg
+expect_err "does not name one as ACCOUNTING_PAYMENTS" "predict unknown target: says the form"
+# an architecture the file does not hold is predicted from its name
+expect 0 "predict tb_pg (not in the file)" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
+    --target tb_pg --reps 2 --format csv
+expect_err "tb_pg is not in $data: what it adds (TigerBeetle" "predict tb_pg: its demands are the embedded ones"
 expect 2 "predict missing file" -- "$TFSIM" predict --tigerbench "$tmp/none.csv" --baseline pg_pg --target tb_redis
 # predict --db: the table is stored and the report charts its error column
 expect 0 "predict --db" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target pg_pg --reps 2 \
