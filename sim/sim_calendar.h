@@ -45,8 +45,9 @@
  * third pass, hold model at 10^3 pending, exp increments, minimum CPU time
  * of 41 runs of 2e6 holds, old and new build at once on the two CPUs:
  * 23.8-24.7 ns per hold against 28.5-30.2; 10^2 pending: 19.0-20.3
- * against 22.2-23.0; 22% fewer instructions at 10^3, callgrind).  There is no cancel in the heap: owners mark stale events themselves (compare
- * the returned seq).
+ * against 22.2-23.0; 22% fewer instructions at 10^3, callgrind).
+ * There is no cancel in the heap: owners mark stale events themselves
+ * (compare the returned seq).
  * Timers: up to SIM_CAL_TIMERS movable events kept beside the heap, each
  * with at most one firing pending; setting a timer replaces its pending
  * firing, so an owner that reschedules often (sim_ps: every arrival and
@@ -113,7 +114,6 @@ void sim_calendar_clear(sim_calendar *c);
 
 /* Insert; returns the event's sequence number (unique in this calendar). */
 uint64_t sim_calendar_push(sim_calendar *c, double t, unsigned prio, sim_fn fn, void *obj);
-
 
 /* What sim_calendar_pop_until found. */
 enum { SIM_CAL_EMPTY = 0, SIM_CAL_EVENT = 1, SIM_CAL_LATER = 2 };
