@@ -214,6 +214,14 @@ static const tf_param registry[] = {
        "costs no loop wake-up"},
      TF_BOOL(redis_on_host),
      .source = "false; tfsim compare sets it for a local Redis whose CPU it reads"},
+    {{"host", "redis_cores", SIM_CFG_INT, "0", 0, 1024, NULL, "cores",
+       "cores Redis's threads take turns on when Redis shares the host (Linux gives its "
+       "spinning I/O threads their fair share among the host's runnable threads, not every "
+       "core); 0: all the host's cores; only with redis_on_host"},
+     TF_LONG(redis_thread_cores),
+     .source = "perf sched of live TigerFans on a 2-core VM (pg_redis webhooks at 50, "
+               "io-threads 4, quiet): during the I/O threads' episodes Redis's four threads "
+               "ran 1.05 cores between them (22, 32, 26, 25% of a core)"},
     {{"host", "wake_affine", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
        "a statement sent while its loop keeps running and no host core is idle starts when "
        "the loop's burst ends (Linux wakes the backend on the waker's core); so does a "

@@ -18,11 +18,14 @@ void tf_redis_init(tf_redis *r, const tf_params *p, sim_ps *cpu, gsl_rng *rng)
     sim_queue_init(&r->wait, 64);
     r->n_io = (int)p->redis_io_threads;
     assert(r->n_io >= 1);
-    /* On the host the threads take turns on its cores; off the host each
-     * has a core of its own. */
+    /* On the host the threads take turns on its cores (redis.thread_cores
+     * of them when set: their fair share among the host's threads); off
+     * the host each has a core of its own. */
     int cores = r->n_io;
     if (cpu) {
         cores = (int)floor(cpu->cores + 0.5);
+        if (p->redis_thread_cores > 0 && p->redis_thread_cores < cores)
+            cores = (int)p->redis_thread_cores;
         if (cores < 1)
             cores = 1;
     }

@@ -70,6 +70,8 @@ static void give_core(sim_hogs *h, sim *s, int id, int core)
     t->state = SIM_HOG_RUNNING;
     t->core = core;
     t->t_on = s->now;
+    if (h->ps)
+        sim_ps_spin(h->ps, s, 1);
     if (t->has_work) {
         t->t_work = s->now;
         t->seq = sim_after(s, t->left, 0, work_done, t);
@@ -81,6 +83,8 @@ static void take_core(sim_hogs *h, sim *s, int id)
     sim_hog *t = &h->t[id];
     assert(t->state == SIM_HOG_RUNNING && h->on[t->core] == id);
     h->on[t->core] = -1;
+    if (h->ps)
+        sim_ps_spin(h->ps, s, -1);
     if (t->has_work) {
         t->left -= s->now - t->t_work;
         if (t->left < 0)
@@ -158,8 +162,6 @@ static void on_tick(sim *s, void *obj)
 void sim_hogs_wake(sim_hogs *h, sim *s, int id)
 {
     assert(id >= 0 && id < h->n && h->t[id].state == SIM_HOG_BLOCKED);
-    if (h->ps)
-        sim_ps_spin(h->ps, s, 1);
     int core = -1;
     for (int c = 0; c < h->cores && core < 0; c++)
         if (h->on[c] < 0)
@@ -191,8 +193,6 @@ void sim_hogs_block(sim_hogs *h, sim *s, int id)
     }
     t->state = SIM_HOG_BLOCKED;
     t->core = -1;
-    if (h->ps)
-        sim_ps_spin(h->ps, s, -1);
     counts(h, s->now);
 }
 

@@ -21,9 +21,12 @@
  * briefly between sleeps (and preempt a hog when they wake) are not part
  * of this scheduler; give them the CPU that the hogs leave with `ps`.
  *
- * Processor sharing (optional `ps`): every runnable hog is also a spinning
- * job on that sim_ps (sim_ps_spin), so that the hogs take their share of
- * the cores from the processor-sharing jobs.
+ * Processor sharing (optional `ps`): every hog on a core is also a
+ * spinning job on that sim_ps (sim_ps_spin), so that the hogs take their
+ * share of the cores from the processor-sharing jobs; a hog waiting for a
+ * core uses none (on Linux a thread in the run queue runs nothing: live
+ * TigerFans' server loop kept half a core while Redis's four spinning
+ * threads shared about one of two).
  *
  * Invariants: at most `cores` hogs run; a hog waits only while every core
  * is taken; the queue is FIFO; tick events are scheduled only while hogs

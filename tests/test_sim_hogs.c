@@ -239,8 +239,9 @@ static void test_fair_share(void **state)
     world_fini(&w, 0);
 }
 
-/* With a sim_ps, every runnable hog is a spinning job there: one hog on a
- * one-core CPU halves a job's speed while it is runnable. */
+/* With a sim_ps, every hog on a core is a spinning job there: one hog on a
+ * one-core CPU halves a job's speed while it runs; a second hog, waiting
+ * for that core, takes nothing more. */
 typedef struct psjob {
     world *w;
     double done;
@@ -271,6 +272,28 @@ static void test_ps_share(void **state)
     world_fini(&w, 1);
 }
 
+/* Two hogs on one core: only the one on the core spins on the sim_ps, so
+ * the job still runs at half speed (with both counted: a third). */
+static void test_ps_waiting_hog(void **state)
+{
+    (void)state;
+    world w;
+    world_init(&w, 1, 1.0, 0.5, 2, 1.0);
+    act w0 = {&w, 0, 0, 0, 0}, w1 = {&w, 1, 0, 0, 0}, b0 = {&w, 0, 0, 0, 1}, b1 = {&w, 1, 0, 0, 1};
+    psjob j = {&w, NAN};
+    sim_at(&w.s, 0, 0, on_act, &w0);
+    sim_at(&w.s, 0, 0, on_act, &w1);
+    sim_at(&w.s, 0, 1, psjob_start, &j);
+    sim_at(&w.s, 0.5, 0, on_act, &b1); /* the waiting one leaves: nothing changes */
+    sim_at(&w.s, 1.0, 0, on_act, &b0);
+    assert_int_equal(sim_run(&w.s, 0.25), SIM_RUN_TIME);
+    assert_int_equal(w.ps.spin, 1);
+    assert_int_equal(sim_run(&w.s, INFINITY), SIM_RUN_EMPTY);
+    assert_close(j.done, 1.5, 1e-12);
+    assert_int_equal(w.ps.spin, 0);
+    world_fini(&w, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_slice),
         cmocka_unit_test(test_block_wake),
         cmocka_unit_test(test_fan_out),
+        cmocka_unit_test(test_ps_waiting_hog),
         cmocka_unit_test(test_fair_share),
         cmocka_unit_test(test_ps_share),
     };
