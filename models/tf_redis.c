@@ -18,7 +18,7 @@ void tf_redis_init(tf_redis *r, const tf_params *p, sim_ps *cpu, gsl_rng *rng)
     sim_queue_init(&r->wait, 64);
     r->n_io = (int)p->redis_io_threads;
     assert(r->n_io >= 1);
-    /* On the host the threads take turns on its cores (redis.thread_cores
+    /* On the host the threads take turns on its cores (host.redis_cores
      * of them when set: their fair share among the host's threads); off
      * the host each has a core of its own. */
     int cores = r->n_io;

@@ -24,9 +24,9 @@
  * Processor sharing (optional `ps`): every hog on a core is also a
  * spinning job on that sim_ps (sim_ps_spin), so that the hogs take their
  * share of the cores from the processor-sharing jobs; a hog waiting for a
- * core uses none (on Linux a thread in the run queue runs nothing: live
- * TigerFans' server loop kept half a core while Redis's four spinning
- * threads shared about one of two).
+ * core uses none (on Linux a thread in the run queue runs nothing;
+ * measured with perf sched: an event loop kept half of one of two cores
+ * while four spinning threads shared about one).
  *
  * Invariants: at most `cores` hogs run; a hog waits only while every core
  * is taken; the queue is FIFO; tick events are scheduled only while hogs
