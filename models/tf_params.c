@@ -218,7 +218,7 @@ static const tf_param registry[] = {
        "cores Redis's threads take turns on when Redis shares the host (Linux gives its "
        "spinning I/O threads their fair share among the host's runnable threads, not every "
        "core); 0: all the host's cores; only with redis_on_host"},
-     TF_LONG(redis_thread_cores),
+     TF_LONG(redis_cores),
      .source = "perf sched of live TigerFans on a 2-core VM (pg_redis webhooks at 50, "
                "io-threads 4, quiet): during the I/O threads' episodes Redis's four threads "
                "ran 1.05 cores between them (22, 32, 26, 25% of a core)"},

@@ -24,8 +24,8 @@ void tf_redis_init(tf_redis *r, const tf_params *p, sim_ps *cpu, gsl_rng *rng)
     int cores = r->n_io;
     if (cpu) {
         cores = (int)floor(cpu->cores + 0.5);
-        if (p->redis_thread_cores > 0 && p->redis_thread_cores < cores)
-            cores = (int)p->redis_thread_cores;
+        if (p->redis_cores > 0 && p->redis_cores < cores)
+            cores = (int)p->redis_cores;
         if (cores < 1)
             cores = 1;
     }

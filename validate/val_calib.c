@@ -665,8 +665,7 @@ int val_calib_base(const char *base_path, const val_tigerbench *tb, const char *
     return val_calib_base_arch(base_path, val_tigerbench_name(tb), a, ov, cfg, err);
 }
 
-int val_calib_base_arch(const char *base_path, const char *name, const val_tigerbench_arch *a,
-                        const sim_cfg *ov, sim_cfg *cfg, sim_err *err)
+int val_calib_arch_modelled(const char *name, const val_tigerbench_arch *a, sim_err *err)
 {
     if (strcmp(a->accounting, "pg") && strcmp(a->accounting, "tb"))
         return sim_err_set(err, SIM_EINPUT, "%s: architecture %s: accounting '%s' is not one tfsim "
@@ -674,6 +673,14 @@ int val_calib_base_arch(const char *base_path, const char *name, const val_tiger
     if (strcmp(a->payments, "pg") && strcmp(a->payments, "redis"))
         return sim_err_set(err, SIM_EINPUT, "%s: architecture %s: payments '%s' is not one tfsim "
                            "models (pg, redis)", name, a->name, a->payments);
+    return SIM_OK;
+}
+
+int val_calib_base_arch(const char *base_path, const char *name, const val_tigerbench_arch *a,
+                        const sim_cfg *ov, sim_cfg *cfg, sim_err *err)
+{
+    if (val_calib_arch_modelled(name, a, err))
+        return err->code;
     if (base_path && sim_cfg_load(cfg, base_path, err))
         return err->code;
     char buf[128];

@@ -176,6 +176,9 @@ int val_calib_base(const char *base_path, const val_tigerbench *tb, const char *
  * messages. */
 int val_calib_base_arch(const char *base_path, const char *name, const val_tigerbench_arch *a,
                         const sim_cfg *ov, sim_cfg *cfg, sim_err *err);
+/* SIM_OK when tfsim models a's backends (accounting pg or tb, payments pg
+ * or redis); else SIM_EINPUT naming name (the file) and a. */
+int val_calib_arch_modelled(const char *name, const val_tigerbench_arch *a, sim_err *err);
 
 /* The model version: 16 hex digits fingerprinting reference simulations
  * of the embedded defaults (static storage, computed once). */

@@ -188,6 +188,16 @@ static int baseline_other_client(const val_predict_opts *o, const val_calib_run_
 
 /* ---- step 2: the target's own demands at light load ---- */
 
+/* The registry's components (TF_OWN_* bits) architecture a runs. */
+static int arch_bits(const val_tigerbench_arch *a)
+{
+    int bits = TF_OWN_PG;
+    bits |= !strcmp(a->accounting, "tb") ? TF_OWN_TB : TF_OWN_PG_ACCOUNTING;
+    if (!strcmp(a->payments, "redis"))
+        bits |= TF_OWN_REDIS;
+    return bits;
+}
+
 /* The target's record: FILE's, or the named one with no rows. */
 static const val_tigerbench_arch *target_arch(const val_prediction *p)
 {
@@ -303,11 +313,11 @@ static int own_fit(const val_predict_opts *o, val_prediction *p, const val_tiger
         return err->code;
     long ck[1];
     if (p->target_absent) {
-        const val_tigerbench_arch *ba = val_tigerbench_find(p->base.tb, p->base.arch);
+        int added = arch_bits(ta) & ~arch_bits(val_tigerbench_find(p->base.tb, p->base.arch));
         char news[128] = "";
-        if (!strcmp(ta->accounting, "tb") && strcmp(ba->accounting, "tb"))
+        if (added & TF_OWN_TB)
             snprintf(news, sizeof news, "TigerBeetle, [tigerbeetle]");
-        if (!strcmp(ta->payments, "redis") && strcmp(ba->payments, "redis"))
+        if (added & TF_OWN_REDIS)
             snprintf(news + strlen(news), sizeof news - strlen(news), "%sRedis, [redis]",
                      news[0] ? "; " : "");
         note(p, "%s is not in %s: %s%s%s; the rest is %s's calibration, each point on the "
@@ -348,13 +358,7 @@ static int own_fit(const val_predict_opts *o, val_prediction *p, const val_tiger
         return SIM_OK;
     /* the registry's rows the target's backends make its own, less those
      * the baseline has too unless refit_shared */
-    int bits = TF_OWN_PG;
-    if (!strcmp(ta->accounting, "tb"))
-        bits |= TF_OWN_TB;
-    else
-        bits |= TF_OWN_PG_ACCOUNTING;
-    if (!strcmp(ta->payments, "redis"))
-        bits |= TF_OWN_REDIS;
+    int bits = arch_bits(ta);
     size_t nreg;
     const tf_param *reg = tf_params_registry(&nreg);
     const val_tigerbench_arch *ba = val_tigerbench_find(p->base.tb, p->base.arch);
@@ -570,9 +574,7 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
                               "ACCOUNTING_PAYMENTS does (pg_pg, pg_redis, tb_redis)", e.msg,
                               p->target);
         } else {
-            sim_cfg *chk = sim_cfg_new();
-            rc0 = val_calib_base_arch(NULL, b->file, &p->absent, NULL, chk, err);
-            sim_cfg_free(chk);
+            rc0 = val_calib_arch_modelled(b->file, &p->absent, err);
         }
     }
     /* AUTO tries both clients when the baseline is fitted or stored and
