@@ -240,6 +240,14 @@ static const tf_param registry[] = {
        "least CPU a CPU-bound thread gets before a tick preempts it (Linux EEVDF base slice "
        "0.75 ms x (1 + log2 of 2 CPUs))"},
      TF_DOUBLE(sched_slice), .source = "Linux base slice 0.75 ms x (1 + log2 CPUs), 2 CPUs"},
+    {{"host", "sched_wake_slice", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+       "least CPU a spinning thread (Redis's I/O threads) runs before another thread's "
+       "wake-up on the host hands its core to a waiting one (EEVDF wake-up preemption); 0: "
+       "spinning threads take turns at ticks only"},
+     TF_DOUBLE(sched_wake_slice),
+     .source = "0 (ticks: perf sched of redis-benchmark, spinning threads ran 4.0 ms each); "
+               "configs/tigerfans/client_debian12.ini sets it from perf sched of live "
+               "TigerFans (README, Redis I/O threads)"},
 
     {{"postgres", "gate", SIM_CFG_INT, "10", 1, 1e6, NULL, "permits",
        "application semaphore around each transaction (DB gate)"},

@@ -100,6 +100,7 @@ typedef struct tf_params {
     int wake_affine;             /* a statement sent while its busy loop runs waits for its burst */
     double net_rtt;
     double sched_tick, sched_slice;  /* the scheduler's tick and a CPU-bound task's slice */
+    double sched_wake_slice;         /* run before a wake-up preempts a spinning thread (0: never) */
 
     /* PostgreSQL */
     long gate, pool_size, pool_overflow;

@@ -30,6 +30,8 @@ void tf_redis_init(tf_redis *r, const tf_params *p, sim_ps *cpu, gsl_rng *rng)
             cores = 1;
     }
     sim_hogs_init(&r->hogs, cores, p->sched_tick, p->sched_slice, r->n_io, cpu);
+    if (cpu)
+        sim_hogs_set_wake_slice(&r->hogs, p->sched_wake_slice);
     r->io = calloc((size_t)r->n_io, sizeof *r->io);
     for (int b = 0; b < 2; b++) {
         r->cap[b] = 16;
@@ -58,6 +60,12 @@ void tf_redis_fini(tf_redis *r)
 double tf_redis_utilisation(const tf_redis *r, double now) { return sim_tavg_mean(&r->nbusy, now); }
 double tf_redis_queue(const tf_redis *r, double now) { return sim_tavg_mean(&r->nwait, now); }
 double tf_redis_threads_on(const tf_redis *r, double now) { return sim_tavg_mean(&r->threads_on, now); }
+
+void tf_redis_host_wake(tf_redis *r, sim *s)
+{
+    if (r->active)
+        sim_hogs_preempt(&r->hogs, s);
+}
 
 /* ---- the I/O threads on and off ---- */
 
@@ -263,8 +271,10 @@ static void threaded_cycle(tf_redis *r, sim *s)
     r->in_cycle = 1;
     sim_tavg_set(&r->nbusy, s->now, 1);
     r->threaded_cycles++;
-    if (sim_hogs_state(&r->hogs, MAIN) == SIM_HOG_BLOCKED)
+    if (sim_hogs_state(&r->hogs, MAIN) == SIM_HOG_BLOCKED) {
         sim_hogs_wake(&r->hogs, s, MAIN);
+        sim_hogs_preempt(&r->hogs, s); /* the woken main thread's own wake-up */
+    }
     sim_hogs_run(&r->hogs, s, MAIN, 0, r, cycle_start);
 }
 

@@ -149,5 +149,9 @@ void tf_redis_waker_idle(tf_redis *r, sim *s, const void *waker);
 double tf_redis_utilisation(const tf_redis *r, double now);
 double tf_redis_queue(const tf_redis *r, double now);
 double tf_redis_threads_on(const tf_redis *r, double now);
+/* Another thread on the host (a loop, a backend) wakes up: while the I/O
+ * threads spin, a waiting Redis thread may take a core from one that has
+ * run host.sched_wake_slice (sim_hogs_preempt).  O(cores). */
+void tf_redis_host_wake(tf_redis *r, sim *s);
 
 #endif

@@ -269,8 +269,11 @@ static void loop_start(loop *l)
 static void loop_run(loop *l, void *obj, double cost, sim_fn fn, int front, int awake)
 {
     sim_job j = {obj, fn, l->T->s.now, cost};
-    if (!l->busy && !l->in_cont && sim_queue_len(&l->ready) == 0 && !awake)
+    if (!l->busy && !l->in_cont && sim_queue_len(&l->ready) == 0 && !awake) {
         l->next_wake = l->wake;
+        if (l->on_host && l->T->p->redis_on_host)
+            tf_redis_host_wake(&l->T->redis, &l->T->s);
+    }
     if (front)
         sim_queue_push_front(&l->ready, j);
     else
@@ -448,8 +451,11 @@ static void pg_execute(sim *s, void *obj)
     T->pg_cpu += c;
     T->pg_running++;
     sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
-    if (T->p->pg_on_host)
+    if (T->p->pg_on_host) {
+        if (T->p->redis_on_host)
+            tf_redis_host_wake(&T->redis, s); /* the backend wakes for it */
         sim_ps_submit(&T->host, s, r, c, pg_backend_done);
+    }
     else
         sim_after(s, c, 0, pg_backend_done, r);
 }

@@ -11,6 +11,7 @@ void sim_hogs_init(sim_hogs *h, int cores, double tick, double slice, int n, sim
     h->n = n;
     h->tick = tick;
     h->slice = slice;
+    h->wake_slice = 0;
     h->t = calloc((size_t)n, sizeof *h->t);
     h->on = malloc((size_t)cores * sizeof *h->on);
     h->q = malloc((size_t)n * sizeof *h->q);
@@ -157,6 +158,36 @@ static void on_tick(sim *s, void *obj)
         enqueue(h, s, defer[i]);
     counts(h, s->now);
     arm_tick(h, s);
+}
+
+void sim_hogs_set_wake_slice(sim_hogs *h, double wake_slice)
+{
+    assert(wake_slice >= 0 && isfinite(wake_slice));
+    h->wake_slice = wake_slice;
+}
+
+void sim_hogs_preempt(sim_hogs *h, sim *s)
+{
+    if (h->qlen == 0 || h->wake_slice <= 0)
+        return;
+    int best = -1;
+    for (int c = 0; c < h->cores; c++) {
+        int id = h->on[c];
+        if (id < 0)
+            continue;
+        const sim_hog *t = &h->t[id];
+        if (s->now - t->t_on < h->wake_slice * (1 - 1e-9))
+            continue;
+        if (best < 0 || t->t_on < h->t[best].t_on)
+            best = id;
+    }
+    if (best < 0)
+        return;
+    int core = h->t[best].core;
+    take_core(h, s, best);
+    give_core(h, s, dequeue(h), core);
+    enqueue(h, s, best);
+    counts(h, s->now);
 }
 
 void sim_hogs_wake(sim_hogs *h, sim *s, int id)

@@ -21,6 +21,15 @@
  * briefly between sleeps (and preempt a hog when they wake) are not part
  * of this scheduler; give them the CPU that the hogs leave with `ps`.
  *
+ * Wake-up preemption (optional, sim_hogs_set_wake_slice): when another
+ * thread on the host wakes up (sim_hogs_preempt), the running hog that
+ * has held its core longest, if it has held it at least `wake_slice`,
+ * gives the core to the head of the queue, as at a tick (Linux EEVDF: a
+ * woken task preempts one whose slice is used, and the next pick is the
+ * waiting task with the earliest deadline, not the preempted one).  With
+ * many wake-ups, hogs take turns in slices of about wake_slice instead of
+ * ticks; with none (a lone benchmark client waiting on them), at ticks.
+ *
  * Processor sharing (optional `ps`): every hog on a core is also a
  * spinning job on that sim_ps (sim_ps_spin), so that the hogs take their
  * share of the cores from the processor-sharing jobs; a hog waiting for a
@@ -58,6 +67,7 @@ typedef struct sim_hog {
 typedef struct sim_hogs {
     int cores, n;
     double tick, slice;
+    double wake_slice;  /* least run before a wake-up preempts a hog; 0: never */
     sim_hog *t;         /* n hogs, owned */
     int *on;            /* cores entries: the hog running there or -1, owned */
     int *q;             /* run queue (ring of hog ids), owned */
@@ -73,6 +83,12 @@ typedef struct sim_hogs {
  * slice >= 0 seconds; ps borrowed (outlives h) or NULL. */
 void sim_hogs_init(sim_hogs *h, int cores, double tick, double slice, int n, sim_ps *ps);
 void sim_hogs_fini(sim_hogs *h);
+/* Wake-up preemption after `wake_slice` > 0 seconds on a core (0: off,
+ * the default: hogs take turns at ticks only). */
+void sim_hogs_set_wake_slice(sim_hogs *h, double wake_slice);
+/* Another thread on the host wakes up: one waiting hog may take a core
+ * (see above).  O(cores); nothing when no hog waits or wake_slice is 0. */
+void sim_hogs_preempt(sim_hogs *h, sim *s);
 /* Hog id becomes runnable (it was blocked). */
 void sim_hogs_wake(sim_hogs *h, sim *s, int id);
 /* Hog id blocks (it was runnable and has no pending work). */

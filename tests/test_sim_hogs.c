@@ -105,6 +105,44 @@ static void test_slice(void **state)
     world_fini(&w, 0);
 }
 
+static void on_preempt(sim *s, void *obj) { sim_hogs_preempt(obj, s); }
+
+/* Wake-up preemption: three hogs on one core, tick 4, wake_slice 0.5.
+ * Hog 0 runs from 0; wake-ups at 0.3 (hog 0 has run 0.3 < 0.5: nothing),
+ * 0.7 (hog 0 yields to hog 1), 1.0 (hog 1 has run 0.3: nothing), 1.3
+ * (hog 1 yields to hog 2).  Work 1.0 given to hog 0 at 0 has 0.3 left
+ * after 0.7; hog 0 is next at the tick at 4 (hog 2 has run 2.7 by then),
+ * so it is done at 4.3.  Work 0 given to hog 2 is done at 1.3.  With
+ * wake_slice 0 the same wake-ups change nothing: hog 0 runs to the tick
+ * at 4 and its work is done at 1.0; hog 2 has not run by 5. */
+static void test_wake_preempt(void **state)
+{
+    (void)state;
+    for (int on = 0; on < 2; on++) {
+        world w;
+        world_init(&w, 1, 4.0, 1.5, 3, 0);
+        if (on)
+            sim_hogs_set_wake_slice(&w.h, 0.5);
+        act a[5] = {{&w, 0, 0, 0, 0}, {&w, 1, 0, 0, 0}, {&w, 2, 0, 0, 0},
+                    {&w, 0, 1.0, 0, 2}, {&w, 2, 0, 1, 2}};
+        for (int i = 0; i < 5; i++)
+            sim_at(&w.s, 0, 0, on_act, &a[i]);
+        const double wakes[4] = {0.3, 0.7, 1.0, 1.3};
+        for (int i = 0; i < 4; i++)
+            sim_at(&w.s, wakes[i], 0, on_preempt, &w.h);
+        sim_run(&w.s, 5);
+        if (on) {
+            assert_close(w.done[0], 4.3, 1e-12);
+            assert_close(w.done[1], 1.3, 1e-12);
+        } else {
+            assert_close(w.done[0], 1.0, 1e-12);
+            assert_true(isnan(w.done[1])); /* hog 2 runs only at the tick at 8 */
+            assert_int_equal(sim_hogs_state(&w.h, 2), SIM_HOG_WAITING);
+        }
+        world_fini(&w, 0);
+    }
+}
+
 /* Blocking gives the core to the head of the queue at once; waking takes
  * an idle core at once; a waiting hog that blocks leaves the queue. */
 static void test_block_wake(void **state)
@@ -299,6 +337,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_robin_one_core),
         cmocka_unit_test(test_slice),
+        cmocka_unit_test(test_wake_preempt),
         cmocka_unit_test(test_block_wake),
         cmocka_unit_test(test_fan_out),
         cmocka_unit_test(test_ps_waiting_hog),
