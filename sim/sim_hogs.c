@@ -95,6 +95,24 @@ static void take_core(sim_hogs *h, sim *s, int id)
     t->core = -1;
 }
 
+/* The running hog that has held its core longest, if it got it before
+ * now and has held it at least `least` seconds; -1 if none.  O(cores). */
+static int longest_runner(const sim_hogs *h, double now, double least)
+{
+    int best = -1;
+    for (int c = 0; c < h->cores; c++) {
+        int id = h->on[c];
+        if (id < 0)
+            continue;
+        const sim_hog *t = &h->t[id];
+        if (t->t_on >= now || now - t->t_on < least * (1 - 1e-9))
+            continue;
+        if (best < 0 || t->t_on < h->t[best].t_on)
+            best = id;
+    }
+    return best;
+}
+
 static void on_tick(sim *s, void *obj);
 
 static void arm_tick(sim_hogs *h, sim *s)
@@ -136,17 +154,7 @@ static void on_tick(sim *s, void *obj)
     int nout = 0;
     int *defer = h->defer;
     while (h->qlen > 0) {
-        int best = -1;
-        for (int c = 0; c < h->cores; c++) {
-            int id = h->on[c];
-            if (id < 0)
-                continue;
-            const sim_hog *t = &h->t[id];
-            if (t->t_on >= s->now || s->now - t->t_on < h->slice * (1 - 1e-9))
-                continue;
-            if (best < 0 || t->t_on < h->t[best].t_on)
-                best = id;
-        }
+        int best = longest_runner(h, s->now, h->slice);
         if (best < 0)
             break;
         int core = h->t[best].core;
@@ -170,17 +178,7 @@ void sim_hogs_preempt(sim_hogs *h, sim *s)
 {
     if (h->qlen == 0 || h->wake_slice <= 0)
         return;
-    int best = -1;
-    for (int c = 0; c < h->cores; c++) {
-        int id = h->on[c];
-        if (id < 0)
-            continue;
-        const sim_hog *t = &h->t[id];
-        if (s->now - t->t_on < h->wake_slice * (1 - 1e-9))
-            continue;
-        if (best < 0 || t->t_on < h->t[best].t_on)
-            best = id;
-    }
+    int best = longest_runner(h, s->now, h->wake_slice);
     if (best < 0)
         return;
     int core = h->t[best].core;
