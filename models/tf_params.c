@@ -246,8 +246,8 @@ static const tf_param registry[] = {
        "spinning threads take turns at ticks only"},
      TF_DOUBLE(sched_wake_slice),
      .source = "0 (ticks: perf sched of redis-benchmark, spinning threads ran 4.0 ms each); "
-               "configs/tigerfans/client_debian12.ini sets it from perf sched of live "
-               "TigerFans (README, Redis I/O threads)"},
+               "live TigerFans' slices (0.3-0.9 ms) end the model's episodes sooner than "
+               "measured, so no preset sets it (README, wake-up preemption tried)"},
 
     {{"postgres", "gate", SIM_CFG_INT, "10", 1, 1e6, NULL, "permits",
        "application semaphore around each transaction (DB gate)"},

@@ -455,9 +455,9 @@ static void pg_execute(sim *s, void *obj)
         if (T->p->redis_on_host)
             tf_redis_host_wake(&T->redis, s); /* the backend wakes for it */
         sim_ps_submit(&T->host, s, r, c, pg_backend_done);
-    }
-    else
+    } else {
         sim_after(s, c, 0, pg_backend_done, r);
+    }
 }
 
 /* The backend runs the statement; SELECT ... FOR UPDATE first waits for
