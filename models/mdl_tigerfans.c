@@ -133,6 +133,7 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
     sim_layout_add(lay, "run", "totals", "pool_passes", NAN, 0, "%.3g");
     sim_layout_add(lay, "run", "totals", "pool_retries", NAN, 0, "%.3g");
     sim_layout_add(lay, "run", "totals", "pool_conns", NAN, 0, "%.0f");
+    sim_layout_add(lay, "run", "totals", "redis_threaded_writes", NAN, 0, "%.3f");
     return SIM_OK;
 }
 
@@ -179,6 +180,7 @@ static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, 
     x[3] = o.pool_passes;
     x[4] = o.pool_retries;
     x[5] = o.pool_conns;
+    x[6] = o.redis_threaded_writes;
     return SIM_OK;
 }
 

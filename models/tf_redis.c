@@ -61,6 +61,11 @@ double tf_redis_utilisation(const tf_redis *r, double now) { return sim_tavg_mea
 double tf_redis_queue(const tf_redis *r, double now) { return sim_tavg_mean(&r->nwait, now); }
 double tf_redis_threads_on(const tf_redis *r, double now) { return sim_tavg_mean(&r->threads_on, now); }
 
+double tf_redis_threaded_writes(const tf_redis *r)
+{
+    return r->writes ? (double)r->threaded_writes / (double)r->writes : NAN;
+}
+
 void tf_redis_host_wake(tf_redis *r, sim *s)
 {
     if (r->active)
@@ -181,6 +186,7 @@ static void off_done(sim *s, void *obj)
     /* the cycle ends: its clients have replies pending */
     const sim_job *done = r->batch;
     long k = r->nbatch;
+    r->writes += (uint64_t)k;
     if (r->n_io > 1 && k >= r->n_io * r->p->redis_io_per_thread)
         threads_start(r, s);
     /* the next cycle starts before the replies are handed on (same
@@ -229,6 +235,8 @@ static void exec_done(sim *s, void *obj)
     if (r->nbatch >= r->n_io * r->p->redis_io_per_thread) {
         /* threaded writes: the main thread writes list 0 now */
         r->writing = 1;
+        r->writes += (uint64_t)r->nbatch;
+        r->threaded_writes += (uint64_t)r->nbatch;
         for (long i = 0; i < r->nbatch; i += r->n_io)
             reply(s, &r->batch[i]);
         if (!hand_out(r, s))
@@ -236,6 +244,7 @@ static void exec_done(sim *s, void *obj)
         return;
     }
     /* too few clients pending: the threads stop, the main thread writes */
+    r->writes += (uint64_t)r->nbatch;
     threads_stop(r, s);
     r->writing = 0;
     for (long i = 0; i < r->nbatch; i++)

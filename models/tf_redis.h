@@ -124,6 +124,8 @@ typedef struct tf_redis {
     /* statistics */
     sim_tavg nbusy, nwait, threads_on;
     uint64_t cycles, threaded_cycles;
+    uint64_t writes, threaded_writes;  /* replies; those written in threaded cycles
+                                        * (INFO stats io_threaded_writes_processed) */
 } tf_redis;
 
 /* Set up from p (borrowed, outlives r): on cpu (borrowed; NULL: Redis has
@@ -149,6 +151,9 @@ void tf_redis_waker_idle(tf_redis *r, sim *s, const void *waker);
 double tf_redis_utilisation(const tf_redis *r, double now);
 double tf_redis_queue(const tf_redis *r, double now);
 double tf_redis_threads_on(const tf_redis *r, double now);
+/* Share of the replies written in cycles the I/O threads served (as Redis
+ * counts io_threaded_writes_processed against its replies); NAN before any. */
+double tf_redis_threaded_writes(const tf_redis *r);
 /* Another thread on the host (a loop, a backend) wakes up: while the I/O
  * threads spin, a waiting Redis thread may take a core from one that has
  * run host.sched_wake_slice (sim_hogs_preempt).  O(cores). */

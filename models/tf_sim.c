@@ -1241,6 +1241,7 @@ static void collect(tfs *T, tf_out *o)
         o->pool_retries = n > 0 ? retries / n : NAN;
         o->pool_conns = conns;
     }
+    o->redis_threaded_writes = tf_redis_threaded_writes(&T->redis);
     o->pool_permits = p->pool_size + p->pool_overflow;
     o->inflight_max = T->inflight_max;
     o->wave_overlaps = T->wave_overlaps;

@@ -119,6 +119,7 @@ typedef struct tf_out {
     /* the client's pool, per request over all phases: passes, retries
      * (ConnectionNotAvailable), connections opened */
     double pool_passes, pool_retries, pool_conns;
+    double redis_threaded_writes;  /* share of Redis's replies written in threaded cycles */
 } tf_out;
 
 /* Service demands of one request of a phase at light load (no queueing),

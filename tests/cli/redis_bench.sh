@@ -66,12 +66,22 @@ else bad "client.session known answers: waves $kw/s (4000), closed $kc/s (3000)"
   printf '[redis]\nloop_cpu = 104us\n'; } >"$tmp/fast.ini"
 expect 0 "pg_redis fast server, turns at ticks" -- "$TFSIM" run "$tmp/fast.ini" --reps 3 --format csv
 w0=$(val phase webhook throughput) i0=$(val component redis_io_threads utilisation)
+tw0=$(val run totals redis_threaded_writes)
 expect 0 "pg_redis fast server, wake-up preemption" -- "$TFSIM" run "$tmp/fast.ini" --reps 3 --format csv \
     --set host.sched_wake_slice=0.6ms
 w1=$(val phase webhook throughput) i1=$(val component redis_io_threads utilisation)
+tw1=$(val run totals redis_threaded_writes)
+expect 0 "pg_redis fast server, io_threads 1" -- "$TFSIM" run "$tmp/fast.ini" --reps 3 --format csv \
+    --set redis.io_threads=1
+tw2=$(val run totals redis_threaded_writes)
 expect 0 "redis_bench 16 clients, wake-up preemption" -- rb --set client.concurrency=16 \
     --set host.sched_wake_slice=0.6ms
 p16=$(val bench requests p50)
 if awk -v a="$w0" -v b="$w1" -v x="$i0" -v y="$i1" -v p="$p16" \
     'BEGIN { exit !(x > 0.3 && y < x / 2 && b > 1.5 * a && p > 0.015 && p < 0.017) }'; then ok
 else bad "sched_wake_slice: webhook $w0/s (threads $i0) -> $w1/s (threads $i1); redis_bench p50 $p16"; fi
+# redis_threaded_writes (Redis's io_threaded_writes_processed over its
+# replies): a share in (0, 1) while the threads run, smaller when they
+# run less, exactly 0 without them
+if awk -v a="$tw0" -v b="$tw1" -v c="$tw2" 'BEGIN { exit !(a > 0.2 && a < 1 && b > 0 && b < a && c == 0) }'; then ok
+else bad "redis_threaded_writes: ticks $tw0, wake-up preemption $tw1, io_threads 1 $tw2"; fi
