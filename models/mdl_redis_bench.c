@@ -49,7 +49,7 @@ typedef struct rbmodel {
 } rbmodel;
 
 enum { O_THR, O_MEAN, O_P50, O_P90, O_P99, O_CLIENT, O_REDIS, O_REDIS_Q, O_IO, O_HOST,
-       O_CYC, O_TCYC, O_EV, O_N };
+       O_CYC, O_TCYC, O_TW, O_EV, O_N };
 
 typedef struct rb {
     sim s;              /* first member: callbacks recover rb from the sim */
@@ -111,6 +111,7 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
     sim_layout_add(lay, "component", "host_cpu", "utilisation", NAN, 0, "%.3f");
     sim_layout_add(lay, "run", "totals", "cycles", NAN, 0, "%.0f");
     sim_layout_add(lay, "run", "totals", "threaded_cycles", NAN, 0, "%.0f");
+    sim_layout_add(lay, "run", "totals", "threaded_writes", NAN, 0, "%.3f");
     sim_layout_add(lay, "run", "totals", "events", NAN, 0, "%.0f");
     return SIM_OK;
 }
@@ -304,6 +305,7 @@ static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, 
         x[O_HOST] = sim_ps_utilisation(&B->host, now);
         x[O_CYC] = (double)B->redis.cycles;
         x[O_TCYC] = (double)B->redis.threaded_cycles;
+        x[O_TW] = tf_redis_threaded_writes(&B->redis);
         x[O_EV] = (double)B->s.nevents;
     }
     tf_redis_fini(&B->redis);

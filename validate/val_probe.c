@@ -155,6 +155,7 @@ typedef struct phase {
     sim_hist h;
     double wall;
     double server_cpu, server_cores;  /* server CPU per operation, and cores (NaN: unknown) */
+    double threaded;   /* share of the replies written by the server's I/O threads (NaN: unknown) */
 } phase;
 
 struct val_probe_result {
@@ -194,6 +195,7 @@ void val_probe_phase_begin(val_probe_result *r, const char *op, unsigned level)
     sim_hist_init(&p->h);
     p->wall = NAN;
     p->server_cpu = p->server_cores = NAN;
+    p->threaded = NAN;
 }
 
 void val_probe_phase_server_cpu(val_probe_result *r, double per_op, double cores)
@@ -201,6 +203,12 @@ void val_probe_phase_server_cpu(val_probe_result *r, double per_op, double cores
     assert(r->n > 0);
     r->ph[r->n - 1].server_cpu = per_op;
     r->ph[r->n - 1].server_cores = cores;
+}
+
+void val_probe_phase_threaded_writes(val_probe_result *r, double share)
+{
+    assert(r->n > 0);
+    r->ph[r->n - 1].threaded = share;
 }
 
 int val_probe_record(val_probe_result *r, const val_probe_opts *o, double latency_s, sim_err *err)
@@ -237,12 +245,15 @@ sim_table *val_probe_table(const val_probe_result *r, const char *level_name)
     int c_p99 = sim_table_col(t, "p99_ms", "%.3f");
     int c_max = sim_table_col(t, "max_ms", "%.3f");
     int c_tp = sim_table_col(t, "ops_per_s", "%.0f");
-    int c_cpu = -1, c_cores = -1;
+    int c_cpu = -1, c_cores = -1, c_thr = -1;
     for (size_t i = 0; i < r->n && c_cpu < 0; i++)
         if (isfinite(r->ph[i].server_cpu)) {
             c_cpu = sim_table_col(t, "server_cpu_us", "%.1f");
             c_cores = sim_table_col(t, "server_cores", "%.2f");
         }
+    for (size_t i = 0; i < r->n && c_thr < 0; i++)
+        if (isfinite(r->ph[i].threaded))
+            c_thr = sim_table_col(t, "threaded_writes", "%.3f");
     sim_table_group_by(t, c_op);
     /* Rows grouped by operation (in order of first appearance), then in
      * the order the levels ran. */
@@ -269,6 +280,8 @@ sim_table *val_probe_table(const val_probe_result *r, const char *level_name)
                 sim_table_num(t, c_cpu, p->server_cpu * 1e6);
                 sim_table_num(t, c_cores, p->server_cores);
             }
+            if (c_thr >= 0 && isfinite(p->threaded))
+                sim_table_num(t, c_thr, p->threaded);
         }
     }
     return t;

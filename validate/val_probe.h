@@ -103,11 +103,16 @@ void val_probe_phase_end(val_probe_result *r, const val_probe_opts *o, double wa
  * it): seconds per operation, and CPU seconds per second (cores), both
  * over the whole phase with its warm-up. */
 void val_probe_phase_server_cpu(val_probe_result *r, double per_op, double cores);
+/* The share of the last phase's replies that the server's I/O threads
+ * wrote (Redis: INFO stats io_threaded_writes_processed over the replies;
+ * the summary then shows it as threaded_writes). */
+void val_probe_phase_threaded_writes(val_probe_result *r, double share);
 
 /* Summary table: operation, concurrency (or the given level name),
  * n, mean_ms, p50_ms, p99_ms, max_ms, ops_per_s, and when the server's CPU
  * was measured server_cpu_us (per operation) and server_cores (CPU seconds
- * per second), both over the whole phase with its warm-up; one row per
+ * per second), both over the whole phase with its warm-up, and when
+ * known threaded_writes (val_probe_phase_threaded_writes); one row per
  * phase with at least one recorded operation.  Owned by the caller
  * (sim_table_free). */
 sim_table *val_probe_table(const val_probe_result *r, const char *level_name);

@@ -456,12 +456,19 @@ int val_probe_redis_run(const val_redis_conn *cfg, const val_probe_opts *o_in, v
             if (!val_probe_wants(o, val_probe_redis_ops[op]))
                 continue;
             uint64_t issued = 0;
+            double thr0 = val_probe_redis_threaded_writes(p.k[0].c);
             double cpu0 = val_probe_redis_cpu(p.k[0].c), t0 = val_probe_mono();
             rc = val_probe_loop_phase(&p.loop, op, C, &issued, err);
             if (rc == SIM_OK && issued > 0) {
                 double cpu1 = val_probe_redis_cpu(p.k[0].c), t1 = val_probe_mono();
+                double thr1 = val_probe_redis_threaded_writes(p.k[0].c);
                 if (isfinite(cpu0) && isfinite(cpu1) && t1 > t0)
                     val_probe_phase_server_cpu(res, (cpu1 - cpu0) / (double)issued, (cpu1 - cpu0) / (t1 - t0));
+                /* replies per operation: fulfill makes two round trips,
+                 * the pipelines one write each */
+                double replies = (double)issued * (op == R_FULFILL ? 2 : 1);
+                if (isfinite(thr0) && isfinite(thr1))
+                    val_probe_phase_threaded_writes(res, (thr1 - thr0) / replies);
             }
             if (op == R_SAVE) {
                 p.nids = issued;
@@ -541,6 +548,21 @@ double val_probe_redis_cpu(redisContext *c)
     if (r)
         freeReplyObject(r);
     return t;
+}
+
+double val_probe_redis_threaded_writes(redisContext *c)
+{
+    redisReply *r = redisCommand(c, "INFO stats");
+    double n = NAN;
+    if (r && r->type == REDIS_REPLY_STRING) {
+        const char *k = "io_threaded_writes_processed:";
+        const char *w = strstr(r->str, k);
+        if (w)
+            n = strtod(w + strlen(k), NULL);
+    }
+    if (r)
+        freeReplyObject(r);
+    return n;
 }
 
 /* CONFIG GET name: its value as a string into buf, 0; -1 without one. */

@@ -102,5 +102,9 @@ int val_probe_redis_io_threads(struct redisContext *c, long *threads, int *do_re
 /* CPU seconds the server has used (INFO cpu: used_cpu_sys + used_cpu_user,
  * all its threads), NaN if it does not say. */
 double val_probe_redis_cpu(struct redisContext *c);
+/* Replies written by the server's I/O threads so far (INFO stats
+ * io_threaded_writes_processed); NAN on an error or an older server
+ * without the counter.  c is borrowed. */
+double val_probe_redis_threaded_writes(struct redisContext *c);
 
 #endif

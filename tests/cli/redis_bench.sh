@@ -7,14 +7,19 @@ rb() { "$TFSIM" run $bench --reps 2 --set client.total=2000 --format csv "$@"; }
 val() { awk -F, -v s="$1" -v n="$2" -v m="$3" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i }
         $1 == s && $2 == n { print $(h[m]) }' "$tmp/out"; }
 expect 0 "redis_bench 7 clients" -- rb --set client.concurrency=7
-t7=$(val bench requests throughput) io7=$(val component redis_io_threads utilisation)
+t7=$(val bench requests throughput) io7=$(val component redis_io_threads utilisation) w7=$(val run totals threaded_writes)
 expect 0 "redis_bench 8 clients" -- rb --set client.concurrency=8
 t8=$(val bench requests throughput) io8=$(val component redis_io_threads utilisation) p8=$(val bench requests p50)
+w8=$(val run totals threaded_writes)
 expect 0 "redis_bench 8 clients, io_threads 1" -- rb --set client.concurrency=8 --set redis.io_threads=1
 t81=$(val bench requests throughput)
 if awk -v a="$t7" -v b="$t8" -v c="$t81" -v i7="$io7" -v i8="$io8" -v p="$p8" \
     'BEGIN { exit !(i7 == 0 && i8 > 0.9 && b < a / 20 && c > 20 * b && p > 0.015 && p < 0.017) }'; then ok
 else bad "redis_bench: the cliff at 8 clients (7: $t7/s io $io7; 8: $t8/s io $io8 p50 $p8; io 1: $t81/s)"; fi
+# threaded_writes: none below the threshold, nearly all above (the probe's
+# threaded_writes column measures the same)
+if awk -v a="$w7" -v b="$w8" 'BEGIN { exit !(a == 0 && b > 0.9 && b <= 1) }'; then ok
+else bad "redis_bench: threaded_writes at 7 ($w7) and 8 ($w8) clients"; fi
 expect 0 "redis_bench open loop" -- rb --set client.mode=poisson --set client.rate=20000
 expect_out "^bench,requests," "redis_bench open loop: a bench row"
 expect 0 "redis_bench text" -- "$TFSIM" run $bench --reps 2 --set client.total=500

@@ -24,8 +24,11 @@ if grep -q '^\[fit.redis.paymentsession\]' "$tmp/redis-fit.ini" && grep -q '^sav
 expect 0 "probe redis (TCP, csv, --seconds, --ops)" -- "$TFSIM" probe redis --host 127.0.0.1 \
     --port "$TFSIM_REDIS_PORT" --concurrency 2 --seconds 200ms --warmup 5 \
     --ops paymentsession.save,paymentsession.get --format csv --prefix "tfsim:probe:int:"
-if [ "$(head -n 1 "$tmp/out")" = "operation,concurrency,n,mean_ms,p50_ms,p99_ms,max_ms,ops_per_s,server_cpu_us,server_cores" ] &&
+if [ "$(head -n 1 "$tmp/out")" = "operation,concurrency,n,mean_ms,p50_ms,p99_ms,max_ms,ops_per_s,server_cpu_us,server_cores,threaded_writes" ] &&
     [ "$(wc -l <"$tmp/out")" -eq 3 ] && ! grep -q fulfill "$tmp/out"; then ok; else bad "probe redis --format csv --ops: header plus the two chosen operations"; fi
+# the default server has no I/O threads: none of its replies is threaded
+if awk -F, 'NR > 1 { n++; if ($11 != 0) z = 1 } END { exit !(n == 2 && !z) }' "$tmp/out"; then ok
+else bad "probe redis: threaded_writes 0 on the default server"; cat "$tmp/out"; fi
 left=$("$REDIS_CLI" -p "$TFSIM_REDIS_PORT" -n 15 --scan --pattern 'tfsim:probe:int:*' | wc -l)
 if [ "$left" -eq 0 ]; then ok; else bad "probe redis --prefix left $left keys behind"; fi
 
