@@ -476,6 +476,9 @@ static int simulate(const sim_cfg *cfg, unsigned reps, val_compare_point *pt, si
              kq = sim_layout_find(&sc.layout, "component", "host_cpu", "mean_queue");
         assert(ku >= 0 && kq >= 0);
         pt->sim_wait = fmax(0, res.mean[kq] - res.mean[ku] * pt->cores);
+        long kt = sim_layout_find(&sc.layout, "run", "totals", "redis_threaded_writes");
+        assert(kt >= 0);
+        pt->sim_threaded = res.mean[kt];
     }
     pt->reps = res.reps;
     sim_table_free(t);
@@ -576,6 +579,7 @@ static void live_aggregate(val_compare_point *pt, const val_live_out *runs, unsi
     }
     pt->background = background_cores(&pt->live);
     pt->live_wait = pt->live.elapsed > 0 ? (pt->live.loop_wait + pt->live.pg_wait) / pt->live.elapsed : NAN;
+    pt->live_threaded = pt->live.redis_threaded_writes;
 }
 
 int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare *c, sim_err *err)
@@ -602,6 +606,7 @@ int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare 
         snprintf(c->pts[i].value, sizeof c->pts[i].value, "%s", o->values[i]);
         c->pts[i].concurrency = ps[i].concurrency;
         c->pts[i].live_wait = c->pts[i].sim_wait = NAN;
+        c->pts[i].live_threaded = c->pts[i].sim_threaded = NAN;
         if (i == 0)
             for (int ph = 0; ph < TF_NPHASES; ph++)
                 c->phase_on[ph] = ps[i].phase_on[ph];
@@ -731,7 +736,9 @@ void val_compare_table(const val_compare *c, const char *key, sim_table *t)
         cmx = sim_table_col(t, "max_abs_err_pct", "%.1f"),
         cb = sim_table_col(t, "background_cores", "%.2f"),
         cn = sim_table_col(t, "live_runs", "%.0f"), cr = sim_table_col(t, "live_range_pct", "%.1f"),
-        clw = sim_table_col(t, "live_cpu_wait", "%.2f"), csw = sim_table_col(t, "sim_cpu_wait", "%.2f");
+        clw = sim_table_col(t, "live_cpu_wait", "%.2f"), csw = sim_table_col(t, "sim_cpu_wait", "%.2f"),
+        clt = sim_table_col(t, "live_threaded_writes", "%.3f"),
+        cst = sim_table_col(t, "sim_threaded_writes", "%.3f");
     sim_table_group_by(t, cs);
     sim_mape me[TF_NPHASES], ma[TF_NPHASES];
     for (int ph = 0; ph < TF_NPHASES; ph++) {
@@ -762,6 +769,8 @@ void val_compare_table(const val_compare *c, const char *key, sim_table *t)
             sim_table_num(t, cr, (pt->live_hi[ph] - pt->live_lo[ph]) / live * 100);
             sim_table_num(t, clw, pt->live_wait);
             sim_table_num(t, csw, pt->sim_wait);
+            sim_table_num(t, clt, pt->live_threaded);
+            sim_table_num(t, cst, pt->sim_threaded);
         }
     }
     for (int ph = 0; ph <= TF_NPHASES; ph++) {

@@ -165,6 +165,10 @@ typedef struct val_compare_point {
      * live, the loop and the backends (schedstat; NaN: unknown); simulated,
      * the host's jobs beyond its cores (processor sharing) */
     double live_wait, sim_wait;
+    /* share of Redis's replies its I/O threads wrote: live, INFO stats of
+     * the representative run; simulated, the run row's
+     * redis_threaded_writes (NaN: no Redis, or unknown) */
+    double live_threaded, sim_threaded;
     unsigned reps;                 /* simulation replications run */
     double amdahl[TF_NPHASES];
 } val_compare_point;

@@ -535,6 +535,7 @@ static void collect(val_live *e, val_live_out *o)
     o->requests = req;
     o->holds_rows_end = e->rows;
     o->loop_cpu = o->pg_cpu = o->redis_cpu = o->host_cpu = o->cores = o->loop_sleeps = nan;
+    o->redis_threaded_writes = nan;
     o->loop_wait = o->pg_wait = nan;
     o->gate_max = e->gate.max_in_use;
     o->pool_max = e->pool.max_in_use;
@@ -639,7 +640,7 @@ void val_live_table(const val_live_out *o, int text, sim_table *t)
 {
     sim_layout l;
     sim_layout_init(&l);
-    size_t cap = TF_NPHASES * PM_N + 6 + 3 * TF_NKINDS + 3 * VAL_LIVE_NCLASS + 7, n = 0;
+    size_t cap = TF_NPHASES * PM_N + 6 + 3 * TF_NKINDS + 3 * VAL_LIVE_NCLASS + 8, n = 0;
     double *v = malloc(cap * sizeof *v);
     assert(v && "out of memory");
 #define ADD(scope, name, metric, fmt, x) (sim_layout_add(&l, scope, name, metric, NAN, 0, fmt), v[n++] = (x))
@@ -678,6 +679,7 @@ void val_live_table(const val_live_out *o, int text, sim_table *t)
     ADD("run", "totals", "pg_alone", "%.0f", o->pg_alone);
     ADD("run", "totals", "spin", "%.4g", o->spin);
     ADD("run", "totals", "elapsed", "%.4g", o->elapsed);
+    ADD("run", "totals", "redis_threaded_writes", "%.3f", o->redis_threaded_writes);
 #undef ADD
     assert(n <= cap);
     sim_rep_result r = {0};

@@ -149,6 +149,10 @@ typedef struct val_live_out {
      * times the loop's thread blocked (voluntary context switches: it slept
      * and a reply woke it) */
     double loop_cpu, pg_cpu, redis_cpu, host_cpu, loop_sleeps;
+    /* share of the run's Redis round trips whose replies the server's I/O
+     * threads wrote (INFO stats io_threaded_writes_processed over the
+     * round trips; NaN without Redis or the counter) */
+    double redis_threaded_writes;
     /* seconds the loop's thread and the backends were runnable but waited
      * for a CPU (schedstat; on Linux this includes waking a halted vCPU) */
     double loop_wait, pg_wait;

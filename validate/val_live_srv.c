@@ -671,6 +671,7 @@ int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv 
         for (unsigned i = 0; i < S.npg; i++)
             proc_sched(S.pg[i].pid, &S.pg[i].cpu0, &S.pg[i].wait0);
         double r0 = S.nrd ? val_probe_redis_cpu(S.rd[0].c) : NAN;
+        double tw0 = S.nrd ? val_probe_redis_threaded_writes(S.rd[0].c) : NAN;
         double lc0, lw0, lc1, lw1;
         sched_read("/proc/thread-self/schedstat", &lc0, &lw0);
         double h0 = host_cpu(), l0 = thread_cpu(), s0 = thread_sleeps();
@@ -690,6 +691,14 @@ int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv 
         out->pg_cpu = pgc_;
         out->pg_wait = pgw;
         out->redis_cpu = rc == SIM_OK && S.nrd && val_live_srv_redis_local(&s->redis) ? val_probe_redis_cpu(S.rd[0].c) - r0 : NAN;
+        if (rc == SIM_OK && S.nrd) {
+            double trips = 0;
+            for (int c = VAL_LIVE_REDIS0; c < VAL_LIVE_NCLASS; c++)
+                trips += out->call[c].n;
+            double tw1 = val_probe_redis_threaded_writes(S.rd[0].c);
+            if (trips > 0 && isfinite(tw0) && isfinite(tw1))
+                out->redis_threaded_writes = (tw1 - tw0) / trips;
+        }
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
         out->cores = ncpu > 0 ? (double)ncpu : NAN;
         out->redis_io_reads = -1;

@@ -8,7 +8,7 @@ compare_srv() {
 expect 0 "compare pg_redis, no stand-in CPU (csv)" -- compare_srv configs/live/pg_redis.ini \
     --vary client.concurrency=1,4,16 --set client.total=100 --reps 3 --format csv \
     --params-out "$tmp/params.txt"
-if [ "$(head -n 1 "$tmp/out")" = "scope,client.concurrency,phase,live,simulated,simulated_ci,amdahl,sim_err_pct,amdahl_err_pct,max_abs_err_pct,background_cores,live_runs,live_range_pct,live_cpu_wait,sim_cpu_wait" ]; then ok; else bad "compare csv header"; head -n 1 "$tmp/out" | sed 's/^/    /'; fi
+if [ "$(head -n 1 "$tmp/out")" = "scope,client.concurrency,phase,live,simulated,simulated_ci,amdahl,sim_err_pct,amdahl_err_pct,max_abs_err_pct,background_cores,live_runs,live_range_pct,live_cpu_wait,sim_cpu_wait,live_threaded_writes,sim_threaded_writes" ]; then ok; else bad "compare csv header"; head -n 1 "$tmp/out" | sed 's/^/    /'; fi
 # 3 values x 4 phases, each with live, simulated (CI) and Amdahl; then 5 MAPE rows
 awk -F, '$1 == "point" && $4 > 0 && $5 > 0 && $6 != "" && $7 > 0 && $8 != "" { p++ }
          $1 == "mape" && $8 != "" { m++ }

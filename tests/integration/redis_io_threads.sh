@@ -52,6 +52,19 @@ lr_d=$(ratio "$tmp/cmp-default.csv" 4) sr_d=$(ratio "$tmp/cmp-default.csv" 5)
 lr_4=$(ratio "$tmp/cmp-io4.csv" 4) sr_4=$(ratio "$tmp/cmp-io4.csv" 5)
 if awk -v b="$sr_d" -v d="$sr_4" 'BEGIN { exit !(d < 0.5 * b) }'; then ok
 else bad "compare: simulated io-threads 4 webhooks at 16 vs 4 ($sr_4) should fall below half the default's ($sr_d)"; fi
+# The threads' share of Redis's replies, live (INFO stats) and simulated:
+# none on the default server; the model's at 16 on the io4 one (its
+# webhooks' waves start the threads); the live one is reported.
+thr() { awk -F, -v v="$2" -v col="$3" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i }
+        $1 == "point" && $2 == v && $3 == "webhook" { print $(h[col]) }' "$1"; }
+if awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i }
+            $1 == "point" { n++; if ($(h["live_threaded_writes"]) != 0 || $(h["sim_threaded_writes"]) != 0) z = 1 }
+            END { exit !(n > 0 && !z) }' "$tmp/cmp-default.csv"; then ok
+else bad "compare: threaded writes on the default server (none expected)"; fi
+st_4=$(thr "$tmp/cmp-io4.csv" 16 sim_threaded_writes) lt_4=$(thr "$tmp/cmp-io4.csv" 16 live_threaded_writes)
+if awk -v s="$st_4" 'BEGIN { exit !(s > 0.3 && s <= 1) }'; then ok
+else bad "compare: simulated threaded writes at 16 on the io4 server ($st_4)"; fi
+echo "note: io-threads 4 at 16, replies written by the I/O threads: live $lt_4, simulated $st_4"
 if awk -v a="$lr_d" -v c="$lr_4" 'BEGIN { exit !(c < 0.5 * a) }'; then
     echo "note: live, io-threads 4 webhooks at 16 vs 4: $lr_4 (default $lr_d): the cliff"
 else
