@@ -232,10 +232,10 @@ static int hand_out(tf_redis *r, sim *s)
 static void exec_done(sim *s, void *obj)
 {
     tf_redis *r = obj;
+    r->writes += (uint64_t)r->nbatch;
     if (r->nbatch >= r->n_io * r->p->redis_io_per_thread) {
         /* threaded writes: the main thread writes list 0 now */
         r->writing = 1;
-        r->writes += (uint64_t)r->nbatch;
         r->threaded_writes += (uint64_t)r->nbatch;
         for (long i = 0; i < r->nbatch; i += r->n_io)
             reply(s, &r->batch[i]);
@@ -244,7 +244,6 @@ static void exec_done(sim *s, void *obj)
         return;
     }
     /* too few clients pending: the threads stop, the main thread writes */
-    r->writes += (uint64_t)r->nbatch;
     threads_stop(r, s);
     r->writing = 0;
     for (long i = 0; i < r->nbatch; i++)

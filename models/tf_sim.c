@@ -222,6 +222,14 @@ static void loop_burst_done(sim *s, void *obj)
         tf_redis_waker_idle(&l->T->redis, s, l); /* it sleeps: Redis woken on its core runs */
 }
 
+/* A loop or a backend on the host wakes up: Redis's spinning threads may
+ * take turns (host.sched_wake_slice); nothing at all while it is 0. */
+static void host_wake(tfs *T)
+{
+    if (T->p->redis_on_host && T->p->sched_wake_slice > 0)
+        tf_redis_host_wake(&T->redis, &T->s);
+}
+
 static void loop_start(loop *l)
 {
     tfs *T = l->T;
@@ -271,8 +279,8 @@ static void loop_run(loop *l, void *obj, double cost, sim_fn fn, int front, int 
     sim_job j = {obj, fn, l->T->s.now, cost};
     if (!l->busy && !l->in_cont && sim_queue_len(&l->ready) == 0 && !awake) {
         l->next_wake = l->wake;
-        if (l->on_host && l->T->p->redis_on_host)
-            tf_redis_host_wake(&l->T->redis, &l->T->s);
+        if (l->on_host)
+            host_wake(l->T);
     }
     if (front)
         sim_queue_push_front(&l->ready, j);
@@ -452,8 +460,7 @@ static void pg_execute(sim *s, void *obj)
     T->pg_running++;
     sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
     if (T->p->pg_on_host) {
-        if (T->p->redis_on_host)
-            tf_redis_host_wake(&T->redis, s); /* the backend wakes for it */
+        host_wake(T); /* the backend wakes for the statement */
         sim_ps_submit(&T->host, s, r, c, pg_backend_done);
     } else {
         sim_after(s, c, 0, pg_backend_done, r);

@@ -536,33 +536,30 @@ int val_probe_redis_cleanup(const val_redis_conn *c, const char *prefix, double 
     return cleanup(&p, err);
 }
 
-double val_probe_redis_cpu(redisContext *c)
+/* The sum of the numeric fields k1 and k2 (k2 NULL: k1 alone) of INFO
+ * section; NaN if the reply or a field is missing. */
+static double info_sum(redisContext *c, const char *section, const char *k1, const char *k2)
 {
-    redisReply *r = redisCommand(c, "INFO cpu");
+    redisReply *r = redisCommand(c, "INFO %s", section);
     double t = NAN;
     if (r && r->type == REDIS_REPLY_STRING) {
-        const char *s = strstr(r->str, "used_cpu_sys:"), *u = strstr(r->str, "used_cpu_user:");
-        if (s && u)
-            t = strtod(s + 13, NULL) + strtod(u + 14, NULL);
+        const char *a = strstr(r->str, k1), *b = k2 ? strstr(r->str, k2) : NULL;
+        if (a && (b || !k2))
+            t = strtod(a + strlen(k1), NULL) + (b ? strtod(b + strlen(k2), NULL) : 0);
     }
     if (r)
         freeReplyObject(r);
     return t;
 }
 
+double val_probe_redis_cpu(redisContext *c)
+{
+    return info_sum(c, "cpu", "used_cpu_sys:", "used_cpu_user:");
+}
+
 double val_probe_redis_threaded_writes(redisContext *c)
 {
-    redisReply *r = redisCommand(c, "INFO stats");
-    double n = NAN;
-    if (r && r->type == REDIS_REPLY_STRING) {
-        const char *k = "io_threaded_writes_processed:";
-        const char *w = strstr(r->str, k);
-        if (w)
-            n = strtod(w + strlen(k), NULL);
-    }
-    if (r)
-        freeReplyObject(r);
-    return n;
+    return info_sum(c, "stats", "io_threaded_writes_processed:", NULL);
 }
 
 /* CONFIG GET name: its value as a string into buf, 0; -1 without one. */
