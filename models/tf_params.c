@@ -214,14 +214,17 @@ static const tf_param registry[] = {
        "costs no loop wake-up"},
      TF_BOOL(redis_on_host),
      .source = "false; tfsim compare sets it for a local Redis whose CPU it reads"},
-    {{"host", "redis_cores", SIM_CFG_INT, "0", 0, 1024, NULL, "cores",
-       "cores Redis's threads take turns on when Redis shares the host (Linux gives its "
+    {{"host", "redis_cores", SIM_CFG_NUM, "0", 0, 1024, NULL, "cores",
+       "cores' worth of CPU Redis's threads get when Redis shares the host (Linux gives its "
        "spinning I/O threads their fair share among the host's runnable threads, not every "
-       "core); 0: all the host's cores; only with redis_on_host"},
-     TF_LONG(redis_cores),
-     .source = "perf sched of live TigerFans on a 2-core VM (pg_redis webhooks at 50, "
-               "io-threads 4, quiet): during the I/O threads' episodes Redis's four threads "
-               "ran 1.05 cores between them (22, 32, 26, 25% of a core)"},
+       "core): they take turns on ceil(redis_cores) cores, each turn lasting sched_tick x "
+       "ceil(redis_cores) / redis_cores (the other threads run in between); 0: all the "
+       "host's cores, turns of one tick; only with redis_on_host"},
+     TF_DOUBLE(redis_cores),
+     .source = "perf trace of live TigerFans on a 2-core VM (pg_redis webhooks, io-threads 4; "
+               "scripts/redis_wakeups.py): while cycles had 8 or more clients Redis's four "
+               "threads ran 1.59, 1.46, 1.27, 1.01 cores at concurrency 10, 20, 50, 100 "
+               "(earlier, perf sched at 50: 1.05)"},
     {{"host", "wake_affine", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
        "a statement sent while its loop keeps running and no host core is idle starts when "
        "the loop's burst ends (Linux wakes the backend on the waker's core); so does a "
@@ -347,14 +350,16 @@ static const tf_param registry[] = {
        "serverCron calls per second; each stops the I/O threads when no client is pending "
        "(redis.conf default hz 10; server.c serverCron calls stopThreadedIOIfNeeded)"},
      TF_DOUBLE(redis_hz), .source = "redis.conf default hz 10"},
-    {{"redis", "wake_wait", SIM_CFG_NUM, "0.025", 0, 1, NULL, "share",
+    {{"redis", "wake_wait", SIM_CFG_NUM, "0.008", 0, 1, NULL, "share",
        "share of the sleeping main thread's wake-ups that wait for the next scheduler tick "
        "(stacked behind a busy task, preempted, a late remote wake-up); the commands that "
        "arrive meanwhile join its first cycle; only with redis_on_host"},
      TF_DOUBLE(redis_wake_wait),
-     .source = "perf trace of live TigerFans on this VM (pg_redis webhooks; "
-               "scripts/redis_wakeups.py): of Redis's wake-ups by the server, 3.3% "
-               "(concurrency 10) and 1.5% (100) waited over 1 ms"},
+     .source = "perf traces of live TigerFans on this VM (pg_redis webhooks, io-threads 4; "
+               "scripts/redis_wakeups.py prints it): of Redis's wake-ups by the server "
+               "outside the I/O threads' episodes 0.50, 0.57, 0.18, 0.29% waited over 2 ms "
+               "at concurrency 10, 20, 50, 100; a wait here lasts to the next tick, half of "
+               "them over 2 ms: 2 x 0.39% (an earlier trace, over 1 ms: 3.3% at 10, 1.5% at 100)"},
 
     {{"tigerbeetle", "batch_base", SIM_CFG_DIST, "gamma(shape=8, mean=1.6ms)", 0, 0, NULL, "s",
        "latency of a batch, fixed part (single replica, development mode)"},

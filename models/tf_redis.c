@@ -18,18 +18,23 @@ void tf_redis_init(tf_redis *r, const tf_params *p, sim_ps *cpu, gsl_rng *rng)
     sim_queue_init(&r->wait, 64);
     r->n_io = (int)p->redis_io_threads;
     assert(r->n_io >= 1);
-    /* On the host the threads take turns on its cores (host.redis_cores
-     * of them when set: their fair share among the host's threads); off
-     * the host each has a core of its own. */
+    /* On the host the threads take turns on its cores; with
+     * host.redis_cores = c (their fair share among the host's threads) on
+     * ceil(c) cores, each turn a tick x ceil(c) / c long: the other
+     * threads' turns come in between.  Off the host each has a core of its
+     * own. */
     int cores = r->n_io;
+    double turn = p->sched_tick;
     if (cpu) {
         cores = (int)floor(cpu->cores + 0.5);
-        if (p->redis_cores > 0 && p->redis_cores < cores)
-            cores = (int)p->redis_cores;
         if (cores < 1)
             cores = 1;
+        if (p->redis_cores > 0 && p->redis_cores < cores) {
+            cores = (int)ceil(p->redis_cores);
+            turn = p->sched_tick * cores / p->redis_cores;
+        }
     }
-    sim_hogs_init(&r->hogs, cores, p->sched_tick, p->sched_slice, r->n_io, cpu);
+    sim_hogs_init(&r->hogs, cores, turn, p->sched_slice, r->n_io, cpu);
     if (cpu)
         sim_hogs_set_wake_slice(&r->hogs, p->sched_wake_slice);
     r->io = calloc((size_t)r->n_io, sizeof *r->io);

@@ -24,6 +24,15 @@ its last event-loop cycle with a ready client.  Printed:
   episodes    stretches with an I/O thread (comm io_thd_*) running, gaps
               under 2 ms merged: count, median and longest, share of the
               window
+  runs        runs of consecutive cycles with 8 or more ready clients (the
+              I/O threads on, as Redis starts and stops them): count, the
+              cycles in them and their median length (epoll_wait's return
+              to the next), share of the window, share of the ready
+              clients served in them (what INFO's io_threaded_writes_processed
+              counts), and the cores Redis's threads (main and io_thd_*) ran
+              during them (host.redis_cores)
+  wake_wait   twice the share of waits over 2 ms: tfsim's redis.wake_wait,
+              whose waits last to the next 4 ms tick (half of them over 2 ms)
 Exit status 2 when the file cannot be read or holds no cycle of Redis.
 """
 import argparse
@@ -67,7 +76,7 @@ def main():
     t0, t1 = busy[0], busy[-1]
     sizes = [n for t, n in ready if t0 <= t <= t1 and n > 0]
     # I/O threads' episodes
-    running, iv = {}, []
+    running, iv, main_iv = {}, [], []
     for t, tid, c, e, tr in ev:
         if e != 'sched:sched_switch':
             continue
@@ -75,9 +84,9 @@ def main():
         if not m:
             continue
         pc, pp, nc, npid = m.group(1), int(m.group(2)), m.group(3), int(m.group(4))
-        if pc.startswith('io_thd') and pp in running:
-            iv.append((running.pop(pp), t))
-        if nc.startswith('io_thd'):
+        if (pc.startswith('io_thd') or pp == a.redis) and pp in running:
+            (main_iv if pp == a.redis else iv).append((running.pop(pp), t))
+        if nc.startswith('io_thd') or npid == a.redis:
             running[npid] = t
     eps = []
     for s, e in sorted(x for x in iv if t0 <= x[0] <= t1):
@@ -124,6 +133,30 @@ def main():
               f'{1e3 * d[-1]:.1f} ms, {sum(d) / (t1 - t0):.3f} of the window')
     else:
         print('episodes 0')
+    # runs of cycles with 8 or more ready clients
+    cyc = [(t, n) for t, n in ready if t0 <= t <= t1 and n > 0]
+    runs, start, k = [], None, 0
+    for i, (t, n) in enumerate(cyc):
+        if n >= 8 and start is None:
+            start, k = t, 0
+        if n >= 8:
+            k += 1
+        elif start is not None:
+            runs.append((start, t, k))
+            start = None
+    lens = [cyc[i + 1][0] - cyc[i][0] for i in range(len(cyc) - 1) if cyc[i][1] >= 8]
+    if runs:
+        span = sum(e - s for s, e, k in runs)
+        on = sum(min(e, y) - max(s, x) for x, y in iv + main_iv for s, e, k in runs
+                 if min(e, y) > max(s, x))
+        served = sum(n for t, n in cyc if n >= 8 and any(s <= t < e for s, e, k in runs))
+        print(f'runs of 8+ cycles {len(runs)}: {sum(k for s, e, k in runs)} cycles, median '
+              f'{1e3 * quantile(lens, .5):.1f} ms each, {span / (t1 - t0):.3f} of the window, '
+              f'{served / sum(sizes):.3f} of the clients; Redis ran {on / span:.2f} cores in them')
+    else:
+        print('runs of 8+ cycles 0')
+    if outside:
+        print(f'wake_wait {2 * sum(1 for w in outside if w > 0.002) / len(outside):.4f}')
     return 0
 
 

@@ -1,7 +1,7 @@
 /* Tests for tf_redis: cycles (replies at a cycle's end), the threshold of
  * the I/O threads (2 x io_threads clients pending: 7 do not start them, 8
  * do), a threaded cycle's hand-outs on two cores worked out by hand
- * (ticks of 4 ms), the threads stopping below the threshold and at
+ * (ticks of 4 ms; longer turns with host.redis_cores = 1.3), the threads stopping below the threshold and at
  * serverCron, and the main thread woken on a busy loop's core. */
 #include "tests/test_util.h"
 
@@ -155,6 +155,40 @@ static void test_threaded_cycle(void **state)
     world_fini(&w);
 }
 
+/* host.redis_cores = 1.3 on the same 2-core host: the threads take turns
+ * on both cores, each turn T = 4 ms x 2 / 1.3 (the host's other threads
+ * run in between), so the cycle above runs with T for the tick: reads
+ * handed out at T, the last read at 2T, the commands at 3T (80 us), two
+ * lists written then and two at 4T. */
+static void test_fractional_cores(void **state)
+{
+    (void)state;
+    world w;
+    memset(&w, 0, sizeof w);
+    world_init(&w, 4, 1, 2);
+    tf_redis_fini(&w.r);
+    w.p.redis_cores = 1.3;
+    tf_redis_init(&w.r, &w.p, &w.host, NULL);
+    const double T = 0.004 * 2 / 1.3;
+    cmd a[9], b[8];
+    burst(&w, a, 1, 0.0, 10e-6);
+    burst(&w, a + 1, 8, 1e-6, 10e-6);
+    burst(&w, b, 8, 0.001, 10e-6);
+    sim_run(&w.s, 0.0009);
+    assert_true(w.r.active);
+    sim_run(&w.s, 0.045);
+    assert_int_equal(w.nreply, 17);
+    int early = 0, late = 0;
+    for (int i = 9; i < 17; i++) {
+        early += fabs(w.reply[i] - (3 * T + 80e-6)) < 1e-9;
+        late += fabs(w.reply[i] - 4 * T) < 1e-9;
+    }
+    assert_int_equal(early, 4);
+    assert_int_equal(late, 4);
+    assert_int_equal(w.r.threaded_cycles, 1);
+    world_fini(&w);
+}
+
 /* serverCron (hz 10) stops threads that spin with no client pending: the
  * first tick of the cron after they started, at 100 ms. */
 static void test_cron_stop(void **state)
@@ -225,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_cycles),
         cmocka_unit_test(test_threshold),
         cmocka_unit_test(test_threaded_cycle),
+        cmocka_unit_test(test_fractional_cores),
         cmocka_unit_test(test_cron_stop),
         cmocka_unit_test(test_waker),
     };

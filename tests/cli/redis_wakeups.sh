@@ -10,6 +10,11 @@ expect_out "^wakeups onto the server's CPU: 4, wait median 2 us, p90 2 us$" "red
 expect_out "^wakeups onto another CPU: 6, wait median 20 us" "redis_wakeups: wake-ups onto another CPU"
 expect_out "> 1 ms 0.1000, > 2 ms 0.0000$" "redis_wakeups: the share that waited over 1 ms"
 expect_out "^episodes 1: median 3.0 ms, longest 3.0 ms, 0.200 of the window$" "redis_wakeups: the I/O threads' episode"
+# runs: the 9-client cycle (to the next, 0.98 ms) and the 8-client one
+# (3.49 ms); 17 of the 28 ready clients; Redis's threads on a core 15 + 3 +
+# 10 us (main) + 3 ms (io_thd_1) of the 4.47 ms
+expect_out "^runs of 8[+] cycles 2: 2 cycles, median 1.0 ms each, 0.298 of the window, 0.607 of the clients; Redis ran 0.68 cores in them$" "redis_wakeups: runs of 8+ cycles, the clients served and Redis's cores in them"
+expect_out "^wake_wait 0.0000$" "redis_wakeups: redis.wake_wait from the waits over 2 ms"
 expect 2 "redis_wakeups: no such file" -- python3 scripts/redis_wakeups.py "$tmp/none.txt" --redis 100 --server 200
 expect_err "none.txt" "redis_wakeups names the file"
 expect 2 "redis_wakeups: another thread" -- python3 scripts/redis_wakeups.py $s --redis 7 --server 200
