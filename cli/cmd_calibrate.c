@@ -167,6 +167,14 @@ int cmd_calibrate(int argc, char **argv)
     FILE *nf = ca.fmt == SIM_FMT_TEXT ? stdout : stderr;
     for (size_t i = 0; i < c.series.nnotes; i++)
         fprintf(stderr, "note: %s\n", c.series.notes[i]);
+    for (size_t i = 0; i < c.nown; i++) {
+        char kv[256];
+        sim_err e;
+        sim_err_clear(&e);
+        if (val_calib_param_text(&c.own[i], kv, sizeof kv, &e) == SIM_OK)
+            fprintf(stderr, "note: %s: not fitted under load, from %s's own timings at "
+                    "concurrency %ld: %s\n", c.own[i].key, c.arch, c.own_c, kv);
+    }
     sim_table *pt = sim_table_new(NULL), *t = sim_table_new(NULL), *kt = sim_table_new(NULL);
     val_calib_params_table(&c, pt);
     val_calib_points_table(&c, t);

@@ -848,6 +848,7 @@ void val_calib_run_opts_init(val_calib_run_opts *o)
     o->series.goodies0 = 1e5;
     val_calib_opts_init(&o->fit_opts);
     o->fit_now = 1;
+    o->own_demands = 1;
 }
 
 void val_calib_fini(val_calibration *c)
@@ -922,6 +923,111 @@ static int fitted_phases(val_calibration *c, const char *phases, sim_err *err)
     return SIM_OK;
 }
 
+/* The backend a timing kind runs on in architecture a. */
+static const char *kind_backend(const val_tigerbench_arch *a, int kind)
+{
+    if (kind == TF_K_HOLD || kind == TF_K_COMMIT_ORDER)
+        return a->accounting;
+    if (kind == TF_K_ADD_ORDER)
+        return "pg";
+    return a->payments;
+}
+
+/* The demands of the backends c's architecture runs that no fitted key
+ * covers (Redis sessions, TigerBeetle accounting: by default the fit has
+ * none of their keys), from the architecture's own timings at its lowest
+ * concurrency, as predict fits a target's: each backend's registry rows
+ * with a fit range scaled together (val_calib_scale, GSL's Brent) to its
+ * timings there.  Without this the fit starts from the embedded values,
+ * which a light load on another machine contradicts, and the fit's
+ * objective (timings at every point) pulls the fitted keys to make up for
+ * them.  The values go into c->cfg and c->own. */
+static int light_own(val_calibration *c, sim_err *err)
+{
+    const val_tigerbench_arch *a = val_tigerbench_find(c->tb, c->arch);
+    if (!a)
+        return SIM_OK;
+    int bits = 0;
+    if (!strcmp(a->payments, "redis"))
+        bits |= TF_OWN_REDIS;
+    if (!strcmp(a->accounting, "tb"))
+        bits |= TF_OWN_TB;
+    for (size_t i = 0; i < c->np; i++) {
+        const tf_param *r = tf_params_find(c->params[i].key);
+        if (r)
+            bits &= ~r->own;
+    }
+    /* the point of lowest concurrency with a timing */
+    const val_calib_point *p0 = NULL;
+    for (size_t k = 0; k < c->npts; k++) {
+        int any = 0;
+        for (int i = 0; i < TF_NKINDS; i++)
+            any |= !isnan(c->pts[k].kind[i]);
+        if (any && (!p0 || c->pts[k].concurrency < p0->concurrency))
+            p0 = &c->pts[k];
+    }
+    if (!bits || !p0)
+        return SIM_OK;
+    static const struct {
+        int bit;
+        const char *backend;
+    } groups[] = {{TF_OWN_TB, "tb"}, {TF_OWN_REDIS, "redis"}};
+    size_t nreg;
+    const tf_param *reg = tf_params_registry(&nreg);
+    val_calib_opts lo = c->fit_opts;
+    lo.kind_weight = 1; /* timings only */
+    lo.reps = 4;
+    lo.light_start = 0;
+    lo.progress = NULL;
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+        if (!(bits & groups[g].bit))
+            continue;
+        val_calib_point gp = *p0;
+        gp.weight = 1;
+        int anyk = 0;
+        for (int i = 0; i < TF_NPHASES; i++)
+            gp.thr[i] = NAN;
+        for (int k = 0; k < TF_NKINDS; k++) {
+            if (strcmp(kind_backend(a, k), groups[g].backend))
+                gp.kind[k] = NAN;
+            anyk |= !isnan(gp.kind[k]);
+        }
+        size_t first = c->nown;
+        for (size_t i = 0; i < nreg && c->nown < VAL_CALIB_MAX_PARAMS; i++) {
+            if (!(reg[i].own & groups[g].bit))
+                continue;
+            val_calib_param *q = &c->own[c->nown];
+            memset(q, 0, sizeof *q);
+            tf_params_key(&reg[i], q->key, sizeof q->key);
+            tf_params_fit_bounds(&reg[i], &q->lo, &q->hi);
+            if (val_calib_value(c->cfg, q->key, &q->value, q->spec, sizeof q->spec, err))
+                return err->code;
+            q->value = fmin(q->hi, fmax(q->lo, q->value));
+            c->nown++;
+        }
+        size_t n = c->nown - first;
+        if (!anyk || n == 0) {
+            c->nown = first;
+            continue;
+        }
+        int which[VAL_CALIB_MAX_PARAMS];
+        for (size_t i = 0; i < n; i++)
+            which[i] = 1;
+        double f;
+        unsigned ev = 0;
+        if (val_calib_scale(c->cfg, c->own + first, n, which, &gp, 1, &lo, 8, &f, &ev, err))
+            return err->code;
+        for (size_t i = first; i < c->nown; i++) {
+            char line[1024];
+            if (val_calib_param_text(&c->own[i], line, sizeof line, err) ||
+                sim_cfg_set(c->cfg, line, err))
+                return err->code;
+        }
+        c->own_c = p0->concurrency;
+    }
+    return SIM_OK;
+}
+
 int val_calib_prepare(const val_calib_run_opts *o, val_calibration *c, sim_err *err)
 {
     memset(c, 0, sizeof *c);
@@ -949,6 +1055,8 @@ int val_calib_prepare(const val_calib_run_opts *o, val_calibration *c, sim_err *
         return err->code;
     for (size_t i = 0; i < c->np; i++)
         c->start[i] = c->params[i].value;
+    if (o->own_demands && light_own(c, err))
+        return err->code;
     val_calib_key(c);
     return SIM_OK;
 }
@@ -1083,6 +1191,19 @@ size_t val_calib_ini(const val_calibration *c, const char *include, char *buf, s
                 char *eq = strchr(kv, '=');
                 PUT("%s = %s\n", strrchr(c->params[j].key, '.') + 1, eq + 1);
             }
+        }
+    }
+    for (size_t i = 0; i < c->nown; i++) {
+        char kv[1024];
+        sim_err e;
+        sim_err_clear(&e);
+        if (i == 0)
+            PUT("\n; not fitted under load: from %s's own timings at concurrency %ld\n", c->arch,
+                c->own_c);
+        if (val_calib_param_text(&c->own[i], kv, sizeof kv, &e) == SIM_OK) {
+            char *eq = strchr(kv, '=');
+            const char *dot = strrchr(c->own[i].key, '.');
+            PUT("[%.*s]\n%s = %s\n", (int)(dot - c->own[i].key), c->own[i].key, dot + 1, eq + 1);
         }
     }
 #undef PUT

@@ -67,7 +67,7 @@
 /* The fitting method's version, part of a calibration's key: bump it with
  * any change of how a fit proceeds (steps, stopping rules), so that a fit
  * stored by an older tfsim is not taken for what this one would find. */
-#define VAL_CALIB_METHOD 3
+#define VAL_CALIB_METHOD 4
 
 #define VAL_CALIB_MAX_PARAMS 32
 #define VAL_CALIB_MAX_POINTS 256
@@ -215,6 +215,9 @@ typedef struct val_calib_run_opts {
     int fit_now;               /* 0: only simulate the start values (--iter 0) */
     const val_calib_cache *cache; /* may be NULL */
     int refit;                 /* ignore what the cache holds (still save) */
+    int own_demands;           /* 1 (default): the demands of backends no fitted key covers
+                                  from the architecture's own lowest-concurrency timings
+                                  (val_calibration.own); 0: the config's */
 } val_calib_run_opts;
 
 /* The defaults of calibrate and predict (one place). */
@@ -233,6 +236,13 @@ typedef struct val_calibration {
     val_calib_param params[VAL_CALIB_MAX_PARAMS];
     double start[VAL_CALIB_MAX_PARAMS];
     size_t np;
+    /* the demands of backends the architecture runs and no fitted key
+     * covers (Redis, TigerBeetle), from its own timings at concurrency
+     * own_c before the fit (val_calib_prepare); set in cfg, written to the
+     * INI after the fitted keys */
+    val_calib_param own[VAL_CALIB_MAX_PARAMS];
+    size_t nown;
+    long own_c;
     val_calib_sim sims[VAL_CALIB_MAX_POINTS]; /* at the fitted values */
     val_calib_opts fit_opts;
     double objective;
@@ -254,7 +264,7 @@ int val_calib_run(const val_calib_run_opts *o, val_calibration *c, sim_err *err)
 void val_calib_fini(val_calibration *c);
 /* val_calib_run in its three steps, for callers that decide in between
  * (predict): prepare (read, series, points, parameters at their start
- * values, key); solve (the cache, else the fit, then save: c->cached,
+ * values, the own demands of backends no fitted key covers, key); solve (the cache, else the fit, then save: c->cached,
  * c->save_status); finish (simulate the points at the values, MAPE;
  * fitted = 0: the objective there). */
 int val_calib_prepare(const val_calib_run_opts *o, val_calibration *c, sim_err *err);

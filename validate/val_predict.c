@@ -545,6 +545,9 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
      * AUTO's second fit) */
     sim_cfg *pov = NULL;
     val_calib_run_opts alt_opts = o->base;
+    /* a baseline given by --config keeps its values (the backends' own
+     * demands too); a fitted one takes them from its timings first */
+    alt_opts.own_demands = !(o->base.config && !o->force_fit);
     if (o->client != VAL_PREDICT_CLIENT_CONFIG) {
         pov = preset_overrides(o->base.overrides, err);
         alt_opts.overrides = pov;
@@ -554,6 +557,7 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
         }
     }
     val_predict_opts oo = *o;
+    oo.base.own_demands = alt_opts.own_demands;
     if (o->client == VAL_PREDICT_CLIENT_DEBIAN12) {
         oo.base = alt_opts;
         p->client_debian12 = 1;
@@ -609,6 +613,19 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
     else
         note(p, "baseline %s: fitted from %s now (%u iterations, %u evaluations, objective "
                 "%.5g; key %s)", b->arch, b->file, b->iters, b->evals, b->objective, b->key);
+    if (b->nown) {
+        char list[512] = "";
+        for (size_t i = 0; i < b->nown; i++) {
+            char kv[256];
+            sim_err e;
+            sim_err_clear(&e);
+            if (val_calib_param_text(&b->own[i], kv, sizeof kv, &e) == SIM_OK)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                         list[0] ? ", " : "", kv);
+        }
+        note(p, "baseline %s: its own demands of backends the fit does not cover, from its "
+                "timings at concurrency %ld: %s", b->arch, b->own_c, list);
+    }
     if (p->client_tried)
         note(p, "load generator: the baseline fitted with httpcore 1.0's pool (TigerFans pins "
                 "httpx 0.28.1), objective %.5g, and with Debian 12's httpx 0.23 / httpcore 0.16 "
