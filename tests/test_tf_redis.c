@@ -114,6 +114,20 @@ static void test_threshold(void **state)
     }
 }
 
+/* The threads started at 90 us by a cycle of 8 (after a lone command at
+ * 0), then a burst of 8 at 1 ms; runs to `until`. */
+static void threaded_burst(world *w, cmd a[9], cmd b[8], double until)
+{
+    burst(w, a, 1, 0.0, 10e-6);
+    burst(w, a + 1, 8, 1e-6, 10e-6);
+    burst(w, b, 8, 0.001, 10e-6);
+    sim_run(&w->s, 0.0009);
+    assert_true(w->r.active);
+    assert_int_equal(w->nreply, 9);
+    sim_run(&w->s, until);
+    assert_int_equal(w->nreply, 17);
+}
+
 /* On the host (2 cores, tick 4 ms, slice 1.5 ms) with the threads started
  * at 90 us by a cycle of 8: a burst of 8 at 1 ms wakes the main thread,
  * which waits behind two spinning threads for the tick at 4 ms; it hands
@@ -128,14 +142,7 @@ static void test_threaded_cycle(void **state)
     world w;
     world_init(&w, 4, 1, 2);
     cmd a[9], b[8];
-    burst(&w, a, 1, 0.0, 10e-6);
-    burst(&w, a + 1, 8, 1e-6, 10e-6);
-    burst(&w, b, 8, 0.001, 10e-6);
-    sim_run(&w.s, 0.0009);
-    assert_true(w.r.active);
-    assert_int_equal(w.nreply, 9);
-    sim_run(&w.s, 0.030);
-    assert_int_equal(w.nreply, 17);
+    threaded_burst(&w, a, b, 0.030);
     double t[8];
     memcpy(t, w.reply + 9, sizeof t);
     int at12 = 0, at16 = 0;
@@ -164,20 +171,13 @@ static void test_fractional_cores(void **state)
 {
     (void)state;
     world w;
-    memset(&w, 0, sizeof w);
     world_init(&w, 4, 1, 2);
     tf_redis_fini(&w.r);
     w.p.redis_cores = 1.3;
     tf_redis_init(&w.r, &w.p, &w.host, NULL);
     const double T = 0.004 * 2 / 1.3;
     cmd a[9], b[8];
-    burst(&w, a, 1, 0.0, 10e-6);
-    burst(&w, a + 1, 8, 1e-6, 10e-6);
-    burst(&w, b, 8, 0.001, 10e-6);
-    sim_run(&w.s, 0.0009);
-    assert_true(w.r.active);
-    sim_run(&w.s, 0.045);
-    assert_int_equal(w.nreply, 17);
+    threaded_burst(&w, a, b, 0.045);
     int early = 0, late = 0;
     for (int i = 9; i < 17; i++) {
         early += fabs(w.reply[i] - (3 * T + 80e-6)) < 1e-9;

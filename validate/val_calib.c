@@ -923,8 +923,7 @@ static int fitted_phases(val_calibration *c, const char *phases, sim_err *err)
     return SIM_OK;
 }
 
-/* The backend a timing kind runs on in architecture a. */
-static const char *kind_backend(const val_tigerbench_arch *a, int kind)
+const char *val_calib_kind_backend(const val_tigerbench_arch *a, int kind)
 {
     if (kind == TF_K_HOLD || kind == TF_K_COMMIT_ORDER)
         return a->accounting;
@@ -988,7 +987,7 @@ static int light_own(val_calibration *c, sim_err *err)
         for (int i = 0; i < TF_NPHASES; i++)
             gp.thr[i] = NAN;
         for (int k = 0; k < TF_NKINDS; k++) {
-            if (strcmp(kind_backend(a, k), groups[g].backend))
+            if (strcmp(val_calib_kind_backend(a, k), groups[g].backend))
                 gp.kind[k] = NAN;
             anyk |= !isnan(gp.kind[k]);
         }

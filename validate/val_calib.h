@@ -262,6 +262,11 @@ typedef struct val_calibration {
  * cache that fails to save leaves SIM_OK with c->save_status set. */
 int val_calib_run(const val_calib_run_opts *o, val_calibration *c, sim_err *err);
 void val_calib_fini(val_calibration *c);
+/* The backend ("pg", "tb", "redis") a timing kind (TF_K_*) runs on in
+ * architecture a: the hold and commit_order on its accounting, add_order
+ * on PostgreSQL, the sessions on its payments.  Returns a's string. */
+const char *val_calib_kind_backend(const val_tigerbench_arch *a, int kind);
+
 /* val_calib_run in its three steps, for callers that decide in between
  * (predict): prepare (read, series, points, parameters at their start
  * values, the own demands of backends no fitted key covers, key); solve (the cache, else the fit, then save: c->cached,

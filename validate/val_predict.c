@@ -218,17 +218,6 @@ static int target_cfg(const val_predict_opts *o, val_prediction *p, sim_cfg *cfg
     return SIM_OK;
 }
 
-/* The backend an operation runs on in architecture a: accounting (hold,
- * commit_order), payment sessions, or PostgreSQL (db.add_order). */
-static const char *backend(const val_tigerbench_arch *a, int kind)
-{
-    if (kind == TF_K_HOLD || kind == TF_K_COMMIT_ORDER)
-        return a->accounting;
-    if (kind == TF_K_ADD_ORDER)
-        return "pg";
-    return a->payments;
-}
-
 /* The target's timings relative to the baseline's, as the seed's Amdahl
  * table compares each component: a kind the baseline also measured at the
  * same light-load concurrency is fitted at target x (baseline simulated /
@@ -249,7 +238,7 @@ static int relative_to_baseline(const val_predict_opts *o, val_prediction *p,
                               *ta = val_tigerbench_find(b->tb, p->target);
     int same[TF_NKINDS], shared = 0;
     for (int i = 0; i < TF_NKINDS; i++) {
-        same[i] = !strcmp(backend(ba, i), backend(ta, i));
+        same[i] = !strcmp(val_calib_kind_backend(ba, i), val_calib_kind_backend(ta, i));
         shared |= same[i] && !isnan(lp->kind[i]) && bp->kind[i] > 0;
     }
     if (!shared)
@@ -415,7 +404,7 @@ static int own_fit(const val_predict_opts *o, val_prediction *p, const val_tiger
             val_calib_point gp = *lp;
             int anyk = 0;
             for (int k = 0; k < TF_NKINDS; k++) {
-                const char *be = backend(ta, k);
+                const char *be = val_calib_kind_backend(ta, k);
                 int mine = order[g] == TF_OWN_TB             ? !strcmp(be, "tb")
                            : order[g] == TF_OWN_REDIS         ? !strcmp(be, "redis")
                            : order[g] == TF_OWN_PG_ACCOUNTING ? k == TF_K_HOLD && !strcmp(be, "pg")
