@@ -24,7 +24,10 @@
  *     together by one factor (1/4..4, GSL's Brent minimiser) so that the
  *     lowest concurrency's point matches best (a few evaluations of that
  *     point alone), so that a file from another machine does not start the
- *     simplex from this machine's costs;
+ *     simplex from this machine's costs; then the holds table's cost per
+ *     row (postgres.row_cost, when fitted and the points have rows) alone,
+ *     scaled the same way (1/16..16) to every fitted point: the lowest
+ *     concurrency has too few rows to tell it;
  *  2. with 8 fitted points or more, a coarse simplex (step `step`,
  *     tolerance 3 tol) on 4 points spread over the concurrencies (the
  *     lowest, the highest, two between): a third of an evaluation's cost;
@@ -67,7 +70,7 @@
 /* The fitting method's version, part of a calibration's key: bump it with
  * any change of how a fit proceeds (steps, stopping rules), so that a fit
  * stored by an older tfsim is not taken for what this one would find. */
-#define VAL_CALIB_METHOD 4
+#define VAL_CALIB_METHOD 5
 
 #define VAL_CALIB_MAX_PARAMS 32
 #define VAL_CALIB_MAX_POINTS 256
