@@ -272,9 +272,10 @@ const char *val_calib_kind_backend(const val_tigerbench_arch *a, int kind);
 
 /* val_calib_run in its three steps, for callers that decide in between
  * (predict): prepare (read, series, points, parameters at their start
- * values, the own demands of backends no fitted key covers, key); solve (the cache, else the fit, then save: c->cached,
- * c->save_status); finish (simulate the points at the values, MAPE;
- * fitted = 0: the objective there). */
+ * values, the own demands of backends no fitted key covers, key); solve
+ * (the cache, else the fit, then save: c->cached, c->save_status); finish
+ * (simulate the points at the values, MAPE; fitted = 0: the objective
+ * there). */
 int val_calib_prepare(const val_calib_run_opts *o, val_calibration *c, sim_err *err);
 int val_calib_solve(const val_calib_cache *cache, int refit, val_calibration *c, sim_err *err);
 int val_calib_finish(val_calibration *c, int fitted, sim_err *err);
