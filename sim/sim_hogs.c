@@ -142,6 +142,15 @@ static int dequeue(sim_hogs *h)
     return id;
 }
 
+/* Running hog id gives its core to the head of the run queue (id is then
+ * neither running nor queued: the caller queues it). */
+static void hand_over(sim_hogs *h, sim *s, int id)
+{
+    int core = h->t[id].core;
+    take_core(h, s, id);
+    give_core(h, s, dequeue(h), core);
+}
+
 static void on_tick(sim *s, void *obj)
 {
     sim_hogs *h = obj;
@@ -157,9 +166,7 @@ static void on_tick(sim *s, void *obj)
         int best = longest_runner(h, s->now, h->slice);
         if (best < 0)
             break;
-        int core = h->t[best].core;
-        take_core(h, s, best);
-        give_core(h, s, dequeue(h), core);
+        hand_over(h, s, best);
         defer[nout++] = best;
     }
     for (int i = 0; i < nout; i++)
@@ -181,9 +188,7 @@ void sim_hogs_preempt(sim_hogs *h, sim *s)
     int best = longest_runner(h, s->now, h->wake_slice);
     if (best < 0)
         return;
-    int core = h->t[best].core;
-    take_core(h, s, best);
-    give_core(h, s, dequeue(h), core);
+    hand_over(h, s, best);
     enqueue(h, s, best);
     counts(h, s->now);
 }

@@ -1019,6 +1019,8 @@ static int light_own(val_calibration *c, sim_err *err)
                 gp.kind[k] = NAN;
             anyk |= !isnan(gp.kind[k]);
         }
+        if (!anyk)
+            continue; /* no timing of this backend to fit it to */
         size_t first = c->nown;
         for (size_t i = 0; i < nreg && c->nown < VAL_CALIB_MAX_PARAMS; i++) {
             if (!(reg[i].own & groups[g].bit))
@@ -1033,10 +1035,8 @@ static int light_own(val_calibration *c, sim_err *err)
             c->nown++;
         }
         size_t n = c->nown - first;
-        if (!anyk || n == 0) {
-            c->nown = first;
+        if (n == 0)
             continue;
-        }
         int which[VAL_CALIB_MAX_PARAMS];
         for (size_t i = 0; i < n; i++)
             which[i] = 1;
