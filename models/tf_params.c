@@ -281,8 +281,8 @@ static const tf_param registry[] = {
      .source = CALIBRATED},
     {{"postgres", "row_cost", SIM_CFG_DUR, "29.47ns", 0, 1e-3, NULL, "s/row",
        "backend CPU per holds row visited by a hold's sums"},
-     TF_DOUBLE(pg_row_cost), .demand = 1, .fit_lo = 1e-10, .fit_hi = 2e-06, .fit = 1,
-     .source = CALIBRATED ": hold time growth with the holds table over the series"},
+     TF_DOUBLE(pg_row_cost), .demand = 1, .per_row = 1, .fit_lo = 1e-10, .fit_hi = 2e-06,
+     .fit = 1, .source = CALIBRATED ": hold time growth with the holds table over the series"},
     {{"postgres", "sum_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
        "extra backend CPU of a sum over an empty holds table (aggregate and index scan "
        "set-up), on top of query_cpu"},

@@ -184,6 +184,9 @@ typedef struct tf_param {
     int own;               /* TF_OWN_* bits: a predicted architecture with these
                               backends fixes this parameter from its own light-load
                               operation timings (`tfsim predict`) */
+    int per_row;           /* 1: a cost per holds row: the light-load start cannot tell
+                              it (the lowest concurrency has few rows), so a calibration
+                              scales it alone to every fitted point after that start */
     const char *live;      /* the value `tfsim compare` simulates with, or NULL (the
                               config's or the calibration's) */
     const char *source;    /* where the default comes from */

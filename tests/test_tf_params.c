@@ -34,7 +34,7 @@ static void test_rows_are_consistent(void **state)
     const sim_cfg_key *s = tf_params_schema(&ns);
     assert_int_equal(n, ns);
     assert_true(n > 40);
-    int fitted = 0;
+    int fitted = 0, per_row = 0;
     for (size_t i = 0; i < n; i++) {
         char key[96];
         tf_params_key(&r[i], key, sizeof key);
@@ -70,11 +70,20 @@ static void test_rows_are_consistent(void **state)
             if (!(r[i].fit_lo > 0))
                 fail_msg("%s: fitted by default without bounds", key);
         }
+        /* a per-row cost is a demand a calibration fits by default (its
+         * own start step scales it alone) */
+        if (r[i].per_row) {
+            per_row++;
+            if (!(r[i].demand && r[i].fit && r[i].ctype == TF_CT_DOUBLE))
+                fail_msg("%s: per_row without demand, fit or a double field", key);
+        }
         double lo, hi;
         tf_params_fit_bounds(&r[i], &lo, &hi);
         assert_true(lo > 0 && hi > lo);
     }
     assert_true(fitted >= 5);
+    assert_int_equal(per_row, 1);
+    assert_true(tf_params_find("postgres.row_cost")->per_row);
     assert_null(tf_params_find("client.cpus"));
     assert_null(tf_params_find("nosection"));
 }

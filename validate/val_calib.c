@@ -392,7 +392,8 @@ static int light_start(const sim_cfg *base, val_calib_param *params, size_t np,
     return val_calib_scale(base, params, np, which, &p0, 1, o, 4, &f, evals, err);
 }
 
-/* The holds table's cost per row (postgres.row_cost, when fitted) alone,
+/* The holds table's cost per row (the registry's per_row keys,
+ * postgres.row_cost, when fitted) alone,
  * scaled (factors 1/16..16) to the whole objective over the points, the
  * other keys at their values.  The light start looks at the lowest
  * concurrency, where a series has few holds rows, so it cannot tell this
@@ -406,7 +407,8 @@ static int rows_start(const sim_cfg *base, val_calib_param *params, size_t np,
 {
     int which[VAL_CALIB_MAX_PARAMS], any = 0;
     for (size_t i = 0; i < np; i++) {
-        which[i] = !strcmp(params[i].key, "postgres.row_cost");
+        const tf_param *r = tf_params_find(params[i].key);
+        which[i] = r && r->per_row;
         any |= which[i];
     }
     int rows = 0;
