@@ -753,6 +753,10 @@ void val_predict_table(const val_prediction *p, sim_table *t)
         cae = sim_table_col(t, "amdahl_error_pct", "%.1f");
     }
     int cr = sim_table_col(t, "holds_rows", "%.0f");
+    /* the holds table is read by PostgreSQL accounting only: empty for a
+     * target that accounts in TigerBeetle */
+    const val_tigerbench_arch *ta = target_arch(p);
+    int rows = !ta || strcmp(ta->accounting, "tb");
     for (int ph = 0; ph < TF_NPHASES; ph++)
         for (size_t i = 0; i < p->n; i++) {
             const val_predict_point *pp = &p->pts[i];
@@ -771,6 +775,7 @@ void val_predict_table(const val_prediction *p, sim_table *t)
                     sim_table_num(t, cae, sim_mape_add(NULL, pp->amdahl[ph], pp->meas[ph]));
                 }
             }
-            sim_table_num(t, cr, pp->holds_rows);
+            if (rows)
+                sim_table_num(t, cr, pp->holds_rows);
         }
 }

@@ -149,7 +149,8 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err);
 void val_predict_fini(val_prediction *p);
 
 /* One row per phase and concurrency: phase, concurrency, throughput,
- * ci_low, ci_high, holds_rows, and when the file has the target's
+ * ci_low, ci_high, holds_rows (empty when the target accounts in
+ * TigerBeetle: no holds table), and when the file has the target's
  * throughput: measured, error_pct, amdahl, amdahl_error_pct. */
 void val_predict_table(const val_prediction *p, sim_table *t);
 

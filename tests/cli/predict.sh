@@ -7,6 +7,8 @@ data=tests/data/calibration.csv
 expect 0 "predict csv" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target tb_redis --reps 2 --format csv
 expect_out "^phase,concurrency,throughput,ci_low,ci_high,holds_rows" "predict csv header"
 expect_out "^reserve,100," "predict covers every baseline concurrency"
+# TigerBeetle accounts for tb_redis: no holds table, its column empty
+expect_out "^reserve,100,[0-9.-]*,[0-9.-]*,[0-9.-]*,$" "predict: holds_rows empty for TigerBeetle accounting"
 if [ "$(grep -c '^' "$tmp/out")" -eq 49 ]; then ok; else bad "predict: expected 48 rows + header"; fi
 expect_err "baseline pg_pg: the shipped calibration" "predict says where the baseline's values come from"
 expect_err "own demand from its timings at concurrency 1: tigerbeetle.batch_base=gamma(shape=8" "predict light-load fit"
@@ -77,6 +79,7 @@ else bad "calibrate with httpcore 0.16 fits client.cpu_scale, not pool_idle_cpu"
 # timings; --refit-shared fits PostgreSQL's too and takes the state from the
 # hold timing
 expect 0 "predict pg_redis" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target pg_redis --reps 2 --format csv
+expect_out "^reserve,100,[0-9.-]*,[0-9.-]*,[0-9.-]*,[0-9]" "predict: holds_rows given for PostgreSQL accounting"
 expect_err "pg_redis runs PostgreSQL's statements, PostgreSQL accounting and its holds table as pg_pg does: their costs stay those of pg_pg's calibration, with the series' holds rows" \
     "predict: shared components keep the baseline's values"
 expect_err "own demand from its timings at concurrency 1: redis.loop_cpu=" "predict: the target's own Redis fitted"
