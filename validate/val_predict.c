@@ -765,7 +765,7 @@ void val_predict_table(const val_prediction *p, sim_table *t)
             sim_table_str(t, cph, tf_phase_names[ph]);
             sim_table_num(t, cc, (double)pp->concurrency);
             sim_table_num(t, cx, x);
-            sim_table_num(t, clo, x - h);
+            sim_table_num(t, clo, fmax(0, x - h)); /* a throughput is never negative */
             sim_table_num(t, chi, x + h);
             if (any && !isnan(pp->meas[ph])) {
                 sim_table_num(t, cm, pp->meas[ph]);
