@@ -83,7 +83,9 @@ static void test_rows_are_consistent(void **state)
     }
     assert_true(fitted >= 5);
     assert_int_equal(per_row, 1);
-    assert_true(tf_params_find("postgres.row_cost")->per_row);
+    const tf_param *rc = tf_params_find("postgres.row_cost");
+    assert_non_null(rc);
+    assert_true(rc->per_row);
     assert_null(tf_params_find("client.cpus"));
     assert_null(tf_params_find("nosection"));
 }

@@ -755,7 +755,7 @@ void val_predict_table(const val_prediction *p, sim_table *t)
     int cr = sim_table_col(t, "holds_rows", "%.0f");
     /* the holds table is read by PostgreSQL accounting only: empty for a
      * target that accounts in TigerBeetle */
-    const val_tigerbench_arch *ta = target_arch(p);
+    const val_tigerbench_arch *ta = p->target_absent || p->base.tb ? target_arch(p) : NULL;
     int rows = !ta || strcmp(ta->accounting, "tb");
     for (int ph = 0; ph < TF_NPHASES; ph++)
         for (size_t i = 0; i < p->n; i++) {
