@@ -962,6 +962,36 @@ const char *val_calib_kind_backend(const val_tigerbench_arch *a, int kind)
     return a->payments;
 }
 
+int val_calib_arch_own(const val_tigerbench_arch *a)
+{
+    int bits = TF_OWN_PG;
+    bits |= !strcmp(a->accounting, "tb") ? TF_OWN_TB : TF_OWN_PG_ACCOUNTING;
+    if (!strcmp(a->payments, "redis"))
+        bits |= TF_OWN_REDIS;
+    return bits;
+}
+
+val_calib_opts val_calib_light_opts(const val_calib_opts *from)
+{
+    val_calib_opts o = *from;
+    o.kind_weight = 1; /* timings only: no throughput at a light-load point */
+    o.reps = 4;
+    o.light_start = 0;
+    o.progress = NULL;
+    return o;
+}
+
+int val_calib_own_param(const sim_cfg *cfg, const tf_param *r, val_calib_param *q, sim_err *err)
+{
+    memset(q, 0, sizeof *q);
+    tf_params_key(r, q->key, sizeof q->key);
+    tf_params_fit_bounds(r, &q->lo, &q->hi);
+    if (val_calib_value(cfg, q->key, &q->value, q->spec, sizeof q->spec, err))
+        return err->code;
+    q->value = fmin(q->hi, fmax(q->lo, q->value));
+    return SIM_OK;
+}
+
 /* The demands of the backends c's architecture runs that no fitted key
  * covers (Redis sessions, TigerBeetle accounting: by default the fit has
  * none of their keys), from the architecture's own timings at its lowest
@@ -976,11 +1006,7 @@ static int light_own(val_calibration *c, sim_err *err)
     const val_tigerbench_arch *a = val_tigerbench_find(c->tb, c->arch);
     if (!a)
         return SIM_OK;
-    int bits = 0;
-    if (!strcmp(a->payments, "redis"))
-        bits |= TF_OWN_REDIS;
-    if (!strcmp(a->accounting, "tb"))
-        bits |= TF_OWN_TB;
+    int bits = val_calib_arch_own(a) & (TF_OWN_REDIS | TF_OWN_TB);
     for (size_t i = 0; i < c->np; i++) {
         const tf_param *r = tf_params_find(c->params[i].key);
         if (r)
@@ -1003,11 +1029,7 @@ static int light_own(val_calibration *c, sim_err *err)
     } groups[] = {{TF_OWN_TB, "tb"}, {TF_OWN_REDIS, "redis"}};
     size_t nreg;
     const tf_param *reg = tf_params_registry(&nreg);
-    val_calib_opts lo = c->fit_opts;
-    lo.kind_weight = 1; /* timings only */
-    lo.reps = 4;
-    lo.light_start = 0;
-    lo.progress = NULL;
+    val_calib_opts lo = val_calib_light_opts(&c->fit_opts);
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
         if (!(bits & groups[g].bit))
             continue;
@@ -1027,13 +1049,8 @@ static int light_own(val_calibration *c, sim_err *err)
         for (size_t i = 0; i < nreg && c->nown < VAL_CALIB_MAX_PARAMS; i++) {
             if (!(reg[i].own & groups[g].bit))
                 continue;
-            val_calib_param *q = &c->own[c->nown];
-            memset(q, 0, sizeof *q);
-            tf_params_key(&reg[i], q->key, sizeof q->key);
-            tf_params_fit_bounds(&reg[i], &q->lo, &q->hi);
-            if (val_calib_value(c->cfg, q->key, &q->value, q->spec, sizeof q->spec, err))
+            if (val_calib_own_param(c->cfg, &reg[i], &c->own[c->nown], err))
                 return err->code;
-            q->value = fmin(q->hi, fmax(q->lo, q->value));
             c->nown++;
         }
         size_t n = c->nown - first;

@@ -269,6 +269,16 @@ void val_calib_fini(val_calibration *c);
  * architecture a: the hold and commit_order on its accounting, add_order
  * on PostgreSQL, the sessions on its payments.  Returns a's string. */
 const char *val_calib_kind_backend(const val_tigerbench_arch *a, int kind);
+/* The TF_OWN_* bits of the backends architecture a runs: PostgreSQL
+ * statements always, TigerBeetle or PostgreSQL accounting, Redis sessions. */
+int val_calib_arch_own(const val_tigerbench_arch *a);
+/* The options of a light-load fit of own demands (timings at one point):
+ * from's, with timings only (kind_weight 1), 4 replications, no light
+ * start, no progress. */
+val_calib_opts val_calib_light_opts(const val_calib_opts *from);
+/* q (caller storage) for registry row r: its key, fit bounds, and its
+ * value in cfg clamped to them.  SIM_OK, or the error of reading cfg. */
+int val_calib_own_param(const sim_cfg *cfg, const tf_param *r, val_calib_param *q, sim_err *err);
 
 /* val_calib_run in its three steps, for callers that decide in between
  * (predict): prepare (read, series, points, parameters at their start

@@ -188,16 +188,6 @@ static int baseline_other_client(const val_predict_opts *o, const val_calib_run_
 
 /* ---- step 2: the target's own demands at light load ---- */
 
-/* The registry's components (TF_OWN_* bits) architecture a runs. */
-static int arch_bits(const val_tigerbench_arch *a)
-{
-    int bits = TF_OWN_PG;
-    bits |= !strcmp(a->accounting, "tb") ? TF_OWN_TB : TF_OWN_PG_ACCOUNTING;
-    if (!strcmp(a->payments, "redis"))
-        bits |= TF_OWN_REDIS;
-    return bits;
-}
-
 /* The target's record: FILE's, or the named one with no rows. */
 static const val_tigerbench_arch *target_arch(const val_prediction *p)
 {
@@ -302,7 +292,8 @@ static int own_fit(const val_predict_opts *o, val_prediction *p, const val_tiger
         return err->code;
     long ck[1];
     if (p->target_absent) {
-        int added = arch_bits(ta) & ~arch_bits(val_tigerbench_find(p->base.tb, p->base.arch));
+        int added = val_calib_arch_own(ta) &
+                    ~val_calib_arch_own(val_tigerbench_find(p->base.tb, p->base.arch));
         char news[128] = "";
         if (added & TF_OWN_TB)
             snprintf(news, sizeof news, "TigerBeetle, [tigerbeetle]");
@@ -347,7 +338,7 @@ static int own_fit(const val_predict_opts *o, val_prediction *p, const val_tiger
         return SIM_OK;
     /* the registry's rows the target's backends make its own, less those
      * the baseline has too unless refit_shared */
-    int bits = arch_bits(ta);
+    int bits = val_calib_arch_own(ta);
     size_t nreg;
     const tf_param *reg = tf_params_registry(&nreg);
     const val_tigerbench_arch *ba = val_tigerbench_find(p->base.tb, p->base.arch);
@@ -361,24 +352,16 @@ static int own_fit(const val_predict_opts *o, val_prediction *p, const val_tiger
         if (!(reg[i].own & bits))
             continue;
         val_calib_param *q = &w->params[w->np];
-        memset(q, 0, sizeof *q);
-        tf_params_key(&reg[i], q->key, sizeof q->key);
-        tf_params_fit_bounds(&reg[i], &q->lo, &q->hi);
-        if (reg[i].own & TF_OWN_PG_ACCOUNTING)
-            q->value = lp->holds_rows; /* the state: from the series' rows */
-        else if (val_calib_value(w->cfg, q->key, &q->value, q->spec, sizeof q->spec, err))
+        if (val_calib_own_param(w->cfg, &reg[i], q, err))
             return err->code;
-        q->value = fmin(q->hi, fmax(q->lo, q->value));
+        if (reg[i].own & TF_OWN_PG_ACCOUNTING) /* the state: from the series' rows */
+            q->value = fmin(q->hi, fmax(q->lo, lp->holds_rows));
         w->start[w->np] = q->value;
         w->np++;
     }
     if (!w->np)
         return SIM_OK;
-    w->fit_opts = o->base.fit_opts;
-    w->fit_opts.kind_weight = 1; /* timings only: the target has no throughput at this point */
-    w->fit_opts.reps = 4;
-    w->fit_opts.light_start = 0;
-    w->fit_opts.progress = NULL;
+    w->fit_opts = val_calib_light_opts(&o->base.fit_opts);
     val_calib_key(w);
     const val_calib_cache *cache = o->base.cache;
     int found = 0;
