@@ -233,6 +233,18 @@ static const tf_param registry[] = {
      .source = "false: perf trace of live TigerFans on this VM (its server's wake-ups of Redis "
                "and the backends run at once); tfsim compare sets it for its driver, "
                "configs/redis/benchmark.ini for redis-benchmark (perf sched)"},
+    {{"host", "stacking", SIM_CFG_NUM, "0", 0, 2, NULL, "share",
+       "runnable threads left on one core while another idles: m runnable threads get "
+       "min(m, K) - stacking x (min(m, K) - K (1 - (1 - 1/K)^m)) of the K cores (0: processor "
+       "sharing, every core used; 1: threads placed on cores at random and never moved; "
+       "above 1, worse than random, as wake-ups onto the waker's core make it)"},
+     TF_DOUBLE(stacking),
+     .source = "0 where cores share a cache (Linux looks for an idle core at every wake-up); "
+               "configs/tigerfans/client_debian12.ini sets 1 for this 2-core VM, whose cores "
+               "share none: perf trace of live TigerFans pg_pg reserves "
+               "(scripts/runqueue_waits.py, its stacking line) lost 0.25, 0.10, 0.16 cores "
+               "at concurrency 5, 10, 20, random placement 0.21, 0.19, 0.18 (0.93 times over "
+               "the three; tests/data/live_runqueue_waits.csv)"},
     {{"host", "rtt", SIM_CFG_DUR, "40us", 0, 1, NULL, "s", "network round trip (loopback)"},
      TF_DOUBLE(net_rtt), .source = "loopback round trip"},
     {{"host", "sched_tick", SIM_CFG_DUR, "4ms", 1e-6, 1, NULL, "s",

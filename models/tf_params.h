@@ -101,6 +101,7 @@ typedef struct tf_params {
     double net_rtt;
     double sched_tick, sched_slice;  /* the scheduler's tick and a CPU-bound task's slice */
     double sched_wake_slice;         /* run before a wake-up preempts a spinning thread (0: never) */
+    double stacking;                 /* share of random placement's capacity loss the host has */
 
     /* PostgreSQL */
     long gate, pool_size, pool_overflow;

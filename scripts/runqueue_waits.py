@@ -19,11 +19,21 @@ per wake-up, the sum per request), and the wait of a thread preempted while
 runnable until it runs again; then PostgreSQL's wake-ups by what ran on
 the CPU they were woken onto (a backend woken onto a CPU that runs another
 backend waits for that statement: no wake-up preemption between equals).
+Last, how much CPU the host loses to threads stacked on one CPU while
+another idles (the model's `host.stacking`): the share of the time some CPU
+idles while a thread waits on another, the cores lost (at each instant, the
+idle CPUs that a waiting thread could have used), and what placing the same
+runnable threads on the CPUs at random would lose (min(m, K) - K (1 - (1 -
+1/K)^m) for m runnable threads on K CPUs), and their ratio.
 
 A trace can lack the events of a CPU while it idles (on this project's
 2-core VM, CPU 1's never appear): wake-ups onto it and the runs that start
 from its idle loop are then missing, and the script says which CPUs; the
 waits of wake-ups onto busy CPUs, what the model lacks, are unaffected.
+For the stacking figures such a CPU counts as busy from the first event
+recorded on it, or the first wake-up aimed at it, after it went idle (a
+thread woken onto an idle CPU runs at once); every CPU counts from its first
+event (before it, neither busy nor idle).
 
 Exit status 2 for a file that cannot be read or holds no scheduler event.
 """
@@ -81,11 +91,36 @@ def main():
     t_first = t_last = None
     idle_to = set()     # CPUs some thread switched to idle on
     idle_seen = set()   # CPUs with an event while idle
+    # stacking: per CPU busy or idle (unknown at the start: busy) and the
+    # threads waiting on it; time-weighted cores lost and runnable threads
+    busy = {}
+    waiting = {}
+    st = {"lost": 0.0, "stacked": 0.0, "t": None, "m": {}}
+
+    def account(t):
+        if st["t"] is not None and t > st["t"]:
+            d = t - st["t"]
+            idle = sum(1 for c in busy if not busy[c])
+            w = sum(len(v) for c, v in waiting.items() if busy.get(c, True))
+            m = sum(1 for c in busy if busy[c]) + w
+            st["m"][m] = st["m"].get(m, 0.0) + d
+            if idle and w:
+                st["lost"] += d * min(idle, w)
+                st["stacked"] += d
+        st["t"] = t
+
     for line in lines:
         h = HEAD.match(line)
         if not h:
             continue
         t, cpu = float(h.group(4)), int(h.group(3))
+        m = WAKE.search(line) or SWITCH.search(line)
+        if m:
+            account(t)
+            busy.setdefault(cpu, True)
+            waiting.setdefault(cpu, set())
+            if h.group(2) != "0" or m.re is SWITCH:
+                busy[cpu] = True  # an event from a thread: the CPU runs it
         if h.group(2) == "0":
             idle_seen.add(cpu)
         m = WAKE.search(line)
@@ -94,6 +129,13 @@ def main():
             comm.setdefault(tid, m.group(1))
             if tid not in pend and tid not in on:
                 pend[tid] = (t, False, cur.get(int(m.group(3)), "idle"))
+            tc = int(m.group(3))
+            busy.setdefault(tc, True)
+            waiting.setdefault(tc, set())
+            if not busy[tc]:
+                busy[tc] = True   # onto an idle CPU: it runs at once
+            elif tid not in on:
+                waiting[tc].add(tid)
             t_first = t if t_first is None else t_first
             t_last = t
             continue
@@ -102,6 +144,11 @@ def main():
             continue
         t_first = t if t_first is None else t_first
         t_last = t
+        for v in waiting.values():
+            v.discard(int(m.group(5)))
+        if int(m.group(2)) != 0 and m.group(3).startswith("R"):
+            waiting[cpu].add(int(m.group(2)))
+        busy[cpu] = int(m.group(5)) != 0
         prev, nxt = int(m.group(2)), int(m.group(5))
         comm[prev] = m.group(1)
         comm[nxt] = m.group(4)
@@ -145,6 +192,14 @@ def main():
             parts.append("%s %d (%.0f%%, mean %.0f us)" % (k, len(v), 100.0 * len(v) / tot,
                                                           1e6 * sum(v) / len(v)))
     print("postgres wake-ups by what ran on their CPU: " + (", ".join(parts) if parts else "none"))
+    k = len(busy)
+    tot = sum(st["m"].values())
+    if tot > 0 and k > 1:
+        rand = sum(d * (min(m, k) - k * (1 - (1 - 1.0 / k) ** m)) for m, d in st["m"].items())
+        print("stacking: a CPU idle while another has a thread waiting %.1f%% of the time, "
+              "%.3f cores lost; random placement of the same runnable threads on %d CPUs: %.3f; "
+              "ratio %.2f" % (100 * st["stacked"] / tot, st["lost"] / tot, k, rand / tot,
+                              st["lost"] / rand if rand > 0 else 0.0))
     for c in sorted(idle_to - idle_seen):
         print("cpu %d: no event while idle (the trace drops them): wake-ups onto it while idle "
               "and the runs they start are not counted" % c)

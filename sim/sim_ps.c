@@ -11,13 +11,29 @@
 static inline double rate_of(const sim_ps *p, size_t jobs)
 {
     double m = (double)jobs;
-    return m <= p->cores ? 1.0 : p->cores / m;
+    double r = m <= p->cores ? 1.0 : p->cores / m;
+    if (p->stacking > 0 && jobs > 1) {
+        double full = m <= p->cores ? m : p->cores;
+        double spread = p->cores >= 1 ? p->cores * (1 - pow(1 - 1 / p->cores, m)) : full;
+        r = (full - p->stacking * (full - spread)) / m;
+    }
+    return r;
+}
+
+void sim_ps_set_stacking(sim_ps *p, double stacking)
+{
+    assert(stacking >= 0 && stacking <= 2);
+    assert(p->n == 0 && p->spin == 0);
+    p->stacking = stacking;
+    for (size_t m = 0; m < SIM_PS_RATES; m++)
+        p->rates[m] = rate_of(p, m);
 }
 
 void sim_ps_init(sim_ps *p, double cores)
 {
     assert(cores > 0);
     p->cores = cores;
+    p->stacking = 0;
     for (size_t m = 0; m < SIM_PS_RATES; m++)
         p->rates[m] = rate_of(p, m);
     p->v = 0;
@@ -180,7 +196,10 @@ static inline __attribute__((always_inline)) void set_counts(sim_ps *p, double n
     p->njobs.v = n;
     p->nbusy.area += p->nbusy.v * dt;
     p->nbusy.t_last = now;
-    p->nbusy.v = n < p->cores ? n : p->cores;
+    if (p->stacking > 0)
+        p->nbusy.v = m == 0 ? 0 : n * (m < SIM_PS_RATES ? p->rates[m] : rate_of(p, m));
+    else
+        p->nbusy.v = n < p->cores ? n : p->cores;
 }
 
 /* The rest of a completion that finds more jobs at their finish point

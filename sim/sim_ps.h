@@ -33,9 +33,16 @@
  * The heap orders jobs by one 128-bit key (finish bits, submission number:
  * sim_calendar's encoding); a completion of one job (the usual case) takes
  * the inline path, more than one at the same finish point a separate one.
+ * Stacking (sim_ps_set_stacking): Linux wakes a thread on its previous
+ * core or its waker's and, where no cache is shared between cores, looks
+ * no further for an idle one; so m runnable threads can leave a core idle
+ * while two share another.  With stacking s the m jobs (spinners included)
+ * share cap(m) = min(m, K) - s (min(m, K) - K (1 - (1 - 1/K)^m)) cores, the
+ * expected number of cores holding a thread when s = 1 (placed at random,
+ * never moved); still one rate for all, so the method above holds.
  * Statistics: completions, the sum of their response times (resp_sum; no
  * running variance, which cost a division per completion), jobs present
- * and cores busy over time.
+ * and cores busy over time (cap(m) of them).
  */
 #ifndef SIM_PS_H
 #define SIM_PS_H
@@ -61,7 +68,8 @@ typedef struct sim_ps {
     sim_ps_job *heap;  /* min-heap on k, i.e. (finish, order), owned */
     size_t n, cap;
     double rate;       /* each job's rate, min(1, K/(n + spin)) (0 without jobs); set when n or spin changes */
-    double rates[SIM_PS_RATES]; /* min(1, K/m) for m < SIM_PS_RATES (no division per change) */
+    double rates[SIM_PS_RATES]; /* cap(m)/m for m < SIM_PS_RATES (no division per change) */
+    double stacking;   /* share of random placement's lost cores the CPU loses (0: work-conserving) */
     uint64_t order;
     long spin;         /* spinning jobs present (sim_ps_spin) */
     uint64_t armed;    /* sequence number of the armed completion event */
@@ -76,6 +84,13 @@ typedef struct sim_ps {
 
 void sim_ps_init(sim_ps *p, double cores);
 void sim_ps_fini(sim_ps *p);
+/* Stacking (0..2, before the first submit, when nothing is present): with
+ * m runnable jobs on K cores the CPU gives cap(m) = min(m, K) - stacking x
+ * (min(m, K) - K (1 - (1 - 1/K)^m)) cores' worth, shared equally: 0 is
+ * work-conserving processor sharing, 1 threads placed on cores at random
+ * and never moved (the expected number of cores holding at least one of
+ * them), 2 with K = 2 two threads always on one core. */
+void sim_ps_set_stacking(sim_ps *p, double stacking);
 /* Submit work (CPU seconds, >= 0); fn(s, obj) is called when it is done. */
 void sim_ps_submit(sim_ps *p, sim *s, void *obj, double work, sim_fn fn);
 /* Add (delta > 0) or remove (delta < 0) spinning jobs, now.  The others

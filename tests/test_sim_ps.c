@@ -36,12 +36,14 @@ static void on_arrive(sim *s, void *obj)
 
 /* no_timer: take every calendar timer first, so that the CPU schedules
  * its completions as plain events (stale ones included) */
-static void world_run_opt(world *w, double cores, job *j, int n, int no_timer)
+static void world_run_st(world *w, double cores, double stacking, job *j, int n, int no_timer)
 {
     sim_init(&w->s, 16);
     while (no_timer && sim_timer_new(&w->s) >= 0)
         ;
     sim_ps_init(&w->p, cores);
+    if (stacking > 0)
+        sim_ps_set_stacking(&w->p, stacking);
     w->ndone = 0;
     for (int i = 0; i < n; i++) {
         j[i].w = w;
@@ -54,6 +56,10 @@ static void world_run_opt(world *w, double cores, job *j, int n, int no_timer)
     assert_int_equal(w->p.n, 0);
 }
 
+static void world_run_opt(world *w, double cores, job *j, int n, int no_timer)
+{
+    world_run_st(w, cores, 0, j, n, no_timer);
+}
 static void world_run(world *w, double cores, job *j, int n) { world_run_opt(w, cores, j, n, 0); }
 
 static void world_fini(world *w)
@@ -107,6 +113,43 @@ static void test_known_answers(void **state)
     }
 }
 
+/* Stacking: m jobs share cap(m) = min(m, K) - s (min(m, K) - K (1 - (1 -
+ * 1/K)^m)) cores. */
+static void test_stacking_known_answers(void **state)
+{
+    (void)state;
+    const struct {
+        double cores, stacking;
+        int n;
+        double work[3], done[3];
+    } cases[] = {
+        /* one job: a core of its own whatever the stacking */
+        {2, 1, 1, {1}, {1}},
+        /* two on 2 cores placed at random: 1.5 cores, 0.75 each: done at 4/3 */
+        {2, 1, 2, {1, 1}, {4.0 / 3, 4.0 / 3}},
+        /* half of that loss: 1.75 cores, 0.875 each */
+        {2, 0.5, 2, {1, 1}, {1 / 0.875, 1 / 0.875}},
+        /* three on 2 cores at random: 2 (1 - 1/8) = 1.75 cores, 7/12 each,
+         * until job 0 (work 0.5) leaves at 6/7; then two at 0.75 with 0.5
+         * left: 6/7 + 2/3 */
+        {2, 1, 3, {0.5, 1, 1}, {6.0 / 7, 6.0 / 7 + 2.0 / 3, 6.0 / 7 + 2.0 / 3}},
+        /* 2.5 cores, two jobs: 2.5 (1 - 0.6^2) = 1.6 cores, 0.8 each */
+        {2.5, 1, 2, {1, 1}, {1.25, 1.25}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        job j[3];
+        for (int i = 0; i < cases[c].n; i++)
+            j[i] = (job){.arrive = 0, .work = cases[c].work[i]};
+        world w;
+        world_run_st(&w, cases[c].cores, cases[c].stacking, j, cases[c].n, 0);
+        for (int i = 0; i < cases[c].n; i++)
+            if (fabs(j[i].done - cases[c].done[i]) > 1e-12)
+                fail_msg("stacking case %zu job %d: done at %.15g, expected %.15g", c, i, j[i].done,
+                         cases[c].done[i]);
+        world_fini(&w);
+    }
+}
+
 /* 40 equal jobs on one core all finish at 40, in submission order, even
  * though one completion event hands out at most 16 at a time. */
 static void test_many_simultaneous(void **state)
@@ -126,9 +169,22 @@ static void test_many_simultaneous(void **state)
 }
 
 /* Naive twin: remaining work per job; between events every present job
- * gets rate min(1, K/n); the next event is the next arrival or the least
- * remaining work / rate. */
-static void twin(const job *j, int n, double cores, double *done)
+ * gets rate min(1, K/n), or with stacking s cap(n)/n where cap(n) =
+ * min(n, K) - s (min(n, K) - K (1 - (1 - 1/K)^n)) (computed here by
+ * summing the chance that each core is empty); the next event is the next
+ * arrival or the least remaining work / rate. */
+static double twin_rate(int present, double cores, double stacking)
+{
+    if (!present)
+        return 0;
+    double full = fmin(present, cores), empty = 1;
+    for (int i = 0; i < present; i++)
+        empty *= 1 - 1 / cores;
+    double spread = cores * (1 - empty);
+    return (full - stacking * (full - spread)) / present;
+}
+
+static void twin(const job *j, int n, double cores, double stacking, double *done)
 {
     double *rem = malloc((size_t)n * sizeof *rem);
     int *in = calloc((size_t)n, sizeof *in);
@@ -137,7 +193,7 @@ static void twin(const job *j, int n, double cores, double *done)
     double t = 0;
     int next = 0, present = 0, left = n;
     while (left) {
-        double rate = present ? fmin(1.0, cores / present) : 0;
+        double rate = twin_rate(present, cores, stacking);
         double dt_done = INFINITY;
         for (int i = 0; i < next; i++)
             if (in[i])
@@ -168,28 +224,30 @@ static void twin(const job *j, int n, double cores, double *done)
 }
 
 /* Random Poisson arrivals, exponential work, load 0.8, on 1, 2 and 3.5
- * cores: completion times agree with the twin to 1e-9 relative; total
- * work equals the integral of busy cores (min(n, K)) over time; the time
- * average of jobs present equals sum(response) / T (Little). */
+ * cores, and on 2 and 3.5 with stacking 1 and 0.5 (load 0.7): completion
+ * times agree with the twin to 1e-9 relative; total work equals the
+ * integral of busy cores (min(n, K), cap(n) with stacking) over time; the
+ * time average of jobs present equals sum(response) / T (Little). */
 static void test_random_vs_twin(void **state)
 {
     (void)state;
     enum { N = 1500 };
     static job j[N];
     static double ref[N];
-    static const double cores[] = {1, 2, 3.5};
-    for (int c = 0; c < 3; c++) {
+    static const double cores[] = {1, 2, 3.5, 2, 3.5};
+    static const double stacking[] = {0, 0, 0, 1, 0.5};
+    for (int c = 0; c < 5; c++) {
         gsl_rng *r = sim_rng_new(31, (uint32_t)c, 0);
         double t = 0, total = 0;
         for (int i = 0; i < N; i++) {
-            t += gsl_ran_exponential(r, 1.0 / (0.8 * cores[c]));
+            t += gsl_ran_exponential(r, 1.0 / ((stacking[c] > 0 ? 0.7 : 0.8) * cores[c]));
             j[i] = (job){.arrive = t, .work = gsl_ran_exponential(r, 1.0)};
             total += j[i].work;
         }
         gsl_rng_free(r);
         world w;
-        world_run(&w, cores[c], j, N);
-        twin(j, N, cores[c], ref);
+        world_run_st(&w, cores[c], stacking[c], j, N, 0);
+        twin(j, N, cores[c], stacking[c], ref);
         double T = w.s.now, sum_resp = 0;
         for (int i = 0; i < N; i++) {
             if (fabs(j[i].done - ref[i]) > 1e-9 * ref[i])
@@ -370,6 +428,7 @@ int main(void)
     sim_rng_setup();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_answers),
+        cmocka_unit_test(test_stacking_known_answers),
         cmocka_unit_test(test_many_simultaneous),
         cmocka_unit_test(test_random_vs_twin),
         cmocka_unit_test(test_timer_same_schedule),
