@@ -239,9 +239,9 @@ static const tf_param registry[] = {
        "sharing, every core used; 1: threads placed on cores at random and never moved; "
        "above 1, worse than random, as wake-ups onto the waker's core make it)"},
      TF_DOUBLE(stacking),
-     .source = "0 where cores share a cache (Linux looks for an idle core at every wake-up); "
-               "configs/tigerfans/client_debian12.ini sets 1 for this 2-core VM, whose cores "
-               "share none: perf trace of live TigerFans pg_pg reserves "
+     .source = "0: processor sharing, as Linux with idle cores found at wake-ups; "
+               "configs/tigerfans/client_debian12.ini sets 1 for this 2-core VM: perf trace of "
+               "live TigerFans pg_pg reserves "
                "(scripts/runqueue_waits.py, its stacking line) lost 0.25, 0.10, 0.16 cores "
                "at concurrency 5, 10, 20, random placement 0.21, 0.19, 0.18 (0.93 times over "
                "the three; tests/data/live_runqueue_waits.csv)"},
