@@ -373,6 +373,17 @@ static const tf_param registry[] = {
                "at concurrency 10, 20, 50, 100; a wait here lasts to the next tick, half of "
                "them over 2 ms: 2 x 0.39% (an earlier trace, over 1 ms: 3.3% at 10, 1.5% at 100)"},
 
+    {{"redis", "wake_preempt", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
+       "the main thread woken from epoll_wait while its I/O threads spin takes a core at once "
+       "from the spinning thread that has held one longest (false: it waits for its turn at "
+       "the next tick); only with redis_on_host"},
+     TF_BOOL(redis_wake_preempt),
+     .source = "false; configs/live/pg_redis.ini sets true for tfsim compare's driver on this "
+               "VM: perf trace of its webhooks at 8 and 16 (io-threads 4), Redis's main thread "
+               "woken from epoll_wait onto a CPU an I/O thread runs on ran after a median 6 us; "
+               "python_sessions.ini (asyncio client) at 10 clients is 3,663/s with it against "
+               "627-1,844 live, 1,752 without"},
+
     {{"tigerbeetle", "batch_base", SIM_CFG_DIST, "gamma(shape=8, mean=1.6ms)", 0, 0, NULL, "s",
        "latency of a batch, fixed part (single replica, development mode)"},
      TF_DIST(tb_base), .own = TF_OWN_TB, .fit_lo = 1e-05, .fit_hi = 0.1,

@@ -129,6 +129,7 @@ typedef struct tf_params {
     long redis_io_per_thread;    /* threads on while pending writes >= io_threads x this */
     double redis_hz;             /* serverCron calls per second */
     double redis_wake_wait;      /* share of the main thread's wake-ups that wait a tick */
+    int redis_wake_preempt;      /* the woken main thread takes a spinning thread's core at once */
     double redis_cores;          /* cores' worth of CPU Redis's threads get on the host (0: the host's) */
 
     /* TigerBeetle */

@@ -285,8 +285,12 @@ static void threaded_cycle(tf_redis *r, sim *s)
     sim_tavg_set(&r->nbusy, s->now, 1);
     r->threaded_cycles++;
     if (sim_hogs_state(&r->hogs, MAIN) == SIM_HOG_BLOCKED) {
-        sim_hogs_wake(&r->hogs, s, MAIN);
-        sim_hogs_preempt(&r->hogs, s); /* the woken main thread's own wake-up */
+        if (r->p->redis_wake_preempt && r->cpu) {
+            sim_hogs_wake_preempt(&r->hogs, s, MAIN);
+        } else {
+            sim_hogs_wake(&r->hogs, s, MAIN);
+            sim_hogs_preempt(&r->hogs, s); /* the woken main thread's own wake-up */
+        }
     }
     sim_hogs_run(&r->hogs, s, MAIN, 0, r, cycle_start);
 }
@@ -329,6 +333,8 @@ static void stack_tick(sim *s, void *obj)
  * round trip), the main thread runs. */
 void tf_redis_waker_idle(tf_redis *r, sim *s, const void *waker)
 {
+    r->slept = waker;
+    r->slept_t = s->now;
     if (r->stacked && r->stacked == waker && !r->releasing) {
         r->releasing = 1;
         r->stack_seq = sim_after(s, r->p->net_rtt / 2, 0, stack_tick, r);
@@ -364,14 +370,19 @@ void tf_redis_arrive_from(tf_redis *r, sim *s, void *obj, double service, sim_fn
     assert(service >= 0);
     sim_job j = {obj, done, s->now, service};
     sim_queue_push(&r->wait, j);
-    int asleep = !r->busy && !r->in_cycle && !r->stacked && r->cpu && !r->active;
-    if (asleep && r->p->wake_affine && waker && sent_busy) {
+    int idle = !r->busy && !r->in_cycle && !r->stacked && r->cpu;
+    int asleep = idle && !r->active;
+    if (idle && r->p->wake_affine && waker && sent_busy) {
         /* woken on the busy loop's core: it runs when the loop sleeps (the
          * loop's last commands in) or at the next tick; a loop that has
-         * slept since sent its last commands at this same moment's
-         * arrivals: they join (a release after them, now) */
+         * slept since sent its last commands before it slept: they are in
+         * half a round trip after it slept (a release then, or now).  The
+         * same whether the I/O threads are started or not: the wake-up's
+         * placement is the sender's. */
         if (busy_now)
             stack_until(r, s, waker, 0, sim_next_multiple(s, r->p->sched_tick));
+        else if (r->slept == waker && r->slept_t + r->p->net_rtt / 2 > s->now)
+            stack_until(r, s, waker, 1, r->slept_t + r->p->net_rtt / 2);
         else
             stack_until(r, s, waker, 1, s->now);
         return;

@@ -8,19 +8,21 @@
  * event-loop cycle at its end, in beforeSleep; the model sends each when
  * its command is done, as it always has: microseconds apart.)
  *
- * Waking up (Redis on the host, threads off), two rules, each measured:
+ * Waking up (Redis on the host), two rules, each measured:
  *  - host.wake_affine: a command sent to the sleeping main thread by a
  *    loop that had more to run (a burst running or ready) wakes it on
  *    that loop's core, where it runs once the loop has nothing left to
  *    run (it sleeps in poll; then half a round trip later, when the
- *    loop's last commands are in) or at the next scheduler tick
- *    (host.sched_tick: the loop is preempted), whichever comes first.  (A
- *    write to a unix socket is a synchronous wake-up: Linux puts the woken
- *    thread on the waker's CPU when the waker is alone there, and on this
- *    VM, whose CPUs share no cache, it finds no idle sibling to move it
- *    to; perf sched showed redis-benchmark and redis-server taking turns
- *    on one CPU: configs/redis/benchmark.ini sets it.)
- *  - otherwise, with probability redis.wake_wait, the wake-up waits for
+ *    loop's last commands are in, also when the loop slept before the
+ *    first of them arrived) or at the next scheduler tick
+ *    (host.sched_tick: the loop is preempted), whichever comes first; the
+ *    same with the I/O threads started.  (A write to a unix socket is a
+ *    synchronous wake-up: Linux puts the woken thread on the waker's CPU
+ *    when the waker is alone there, and on this VM it found no idle
+ *    sibling to move it to; perf sched showed redis-benchmark and
+ *    redis-server taking turns on one CPU: configs/redis/benchmark.ini
+ *    sets it.)
+ *  - otherwise, threads off, with probability redis.wake_wait, the wake-up waits for
  *    the next tick whatever its sender does.  (TigerFans' server, traced
  *    live with perf on this VM, wakes Redis onto the other CPU 35-75% of
  *    the time, and where it shares the CPU Redis runs within 4 us (p90);
@@ -58,6 +60,9 @@
  * cycle, are CPU hogs (sim_hogs): they take turns on the host's cores at
  * the scheduler's tick (host.sched_tick, host.sched_slice) and each takes
  * its processor-sharing share from the loops and backends (sim_ps_spin).
+ * The main thread woken from epoll_wait joins them at the tail of the run
+ * queue, or with redis.wake_preempt takes the core of the thread that has
+ * held one longest at once (sim_hogs_wake_preempt).
  * A thread does its list's work (a read or write syscall per client,
  * microseconds, not charged) when it is on a core; the main thread sees it
  * done when it is itself on a core, and runs the commands (their service
@@ -119,6 +124,8 @@ typedef struct tf_redis {
     gsl_rng *rng;              /* draws redis.wake_wait (borrowed) */
     uint64_t stack_seq;        /* its release event (tick, or the loop's sleep) */
     int releasing;             /* the loop sleeps: released half a round trip later */
+    const void *slept;         /* the loop that last went to sleep (tf_redis_waker_idle) */
+    double slept_t;            /* when */
     int cron_armed;
     uint64_t cron_seq;
     /* statistics */

@@ -207,6 +207,28 @@ void sim_hogs_wake(sim_hogs *h, sim *s, int id)
     counts(h, s->now);
 }
 
+void sim_hogs_wake_preempt(sim_hogs *h, sim *s, int id)
+{
+    assert(id >= 0 && id < h->n && h->t[id].state == SIM_HOG_BLOCKED);
+    for (int c = 0; c < h->cores; c++)
+        if (h->on[c] < 0) {
+            give_core(h, s, id, c);
+            counts(h, s->now);
+            return;
+        }
+    int best = longest_runner(h, s->now, 0);
+    if (best < 0) {
+        enqueue(h, s, id);
+        counts(h, s->now);
+        return;
+    }
+    int core = h->t[best].core;
+    take_core(h, s, best);
+    give_core(h, s, id, core);
+    enqueue(h, s, best);
+    counts(h, s->now);
+}
+
 void sim_hogs_block(sim_hogs *h, sim *s, int id)
 {
     assert(id >= 0 && id < h->n);

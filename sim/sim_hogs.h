@@ -91,6 +91,12 @@ void sim_hogs_set_wake_slice(sim_hogs *h, double wake_slice);
 void sim_hogs_preempt(sim_hogs *h, sim *s);
 /* Hog id becomes runnable (it was blocked). */
 void sim_hogs_wake(sim_hogs *h, sim *s, int id);
+/* Hog id becomes runnable (it was blocked) and takes a core at once: an
+ * idle one, else the core of the running hog that has held its core
+ * longest (not one placed at this instant), which queues at the tail;
+ * only when every runner was placed now does it queue.  (EEVDF: a woken
+ * task, placed with its lag, preempts a CPU-bound one.) */
+void sim_hogs_wake_preempt(sim_hogs *h, sim *s, int id);
 /* Hog id blocks (it was runnable and has no pending work). */
 void sim_hogs_block(sim_hogs *h, sim *s, int id);
 /* fn(s, obj) once runnable hog id has run `work` >= 0 seconds on a core

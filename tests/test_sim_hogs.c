@@ -19,7 +19,7 @@ typedef struct act {
     int id;
     double work;
     int slot;    /* where done() writes its time */
-    int kind;    /* 0 wake, 1 block, 2 run */
+    int kind;    /* 0 wake, 1 block, 2 run, 3 wake taking a core at once */
 } act;
 
 static void on_done(sim *s, void *obj)
@@ -36,6 +36,8 @@ static void on_act(sim *s, void *obj)
         sim_hogs_wake(&a->w->h, s, a->id);
     else if (a->kind == 1)
         sim_hogs_block(&a->w->h, s, a->id);
+    else if (a->kind == 3)
+        sim_hogs_wake_preempt(&a->w->h, s, a->id);
     else
         sim_hogs_run(&a->w->h, s, a->id, a->work, a, on_done);
 }
@@ -141,6 +143,49 @@ static void test_wake_preempt(void **state)
         }
         world_fini(&w, 0);
     }
+}
+
+/* A hog woken with sim_hogs_wake_preempt takes a core at once: on two
+ * cores with hogs 0 (since 0) and 1 (since 0.5) running and hog 2 waiting,
+ * hog 3 woken at 1 takes hog 0's core (the longest held); hog 0 queues
+ * behind hog 2.  At the tick at 4 hog 1 (held since 0.5) yields to hog 2,
+ * then hog 3 (held since 1) to hog 0.  Work 0 given to hog 3 at 1 is done
+ * at 1; work 0 given to hog 0 at 2 when it runs again, at 4.  Woken when
+ * every runner got its core at that same instant, it queues. */
+static void test_wake_take(void **state)
+{
+    (void)state;
+    world w;
+    world_init(&w, 2, 4.0, 1.5, 4, 0);
+    act a[6] = {{&w, 0, 0, 0, 0}, {&w, 1, 0, 0, 0}, {&w, 2, 0, 0, 0},
+                {&w, 3, 0, 0, 3}, {&w, 3, 0, 0, 2}, {&w, 0, 0, 1, 2}};
+    sim_at(&w.s, 0, 0, on_act, &a[0]);
+    sim_at(&w.s, 0.5, 0, on_act, &a[1]);
+    sim_at(&w.s, 0.5, 0, on_act, &a[2]);
+    sim_at(&w.s, 1.0, 0, on_act, &a[3]);
+    sim_at(&w.s, 1.0, 1, on_act, &a[4]);
+    sim_at(&w.s, 2.0, 0, on_act, &a[5]);
+    sim_run(&w.s, 1.5);
+    assert_int_equal(sim_hogs_state(&w.h, 3), SIM_HOG_RUNNING);
+    assert_int_equal(sim_hogs_state(&w.h, 0), SIM_HOG_WAITING);
+    assert_int_equal(sim_hogs_state(&w.h, 1), SIM_HOG_RUNNING);
+    assert_close(w.done[0], 1.0, 1e-12);
+    sim_run(&w.s, 5);
+    assert_close(w.done[1], 4.0, 1e-12);
+    assert_int_equal(sim_hogs_state(&w.h, 0), SIM_HOG_RUNNING);
+    assert_int_equal(sim_hogs_state(&w.h, 2), SIM_HOG_RUNNING);
+    assert_int_equal(sim_hogs_state(&w.h, 1), SIM_HOG_WAITING);
+    assert_int_equal(sim_hogs_state(&w.h, 3), SIM_HOG_WAITING);
+    world_fini(&w, 0);
+
+    world_init(&w, 1, 4.0, 1.5, 2, 0);
+    act b[2] = {{&w, 0, 0, 0, 0}, {&w, 1, 0, 0, 3}};
+    sim_at(&w.s, 1.0, 0, on_act, &b[0]);
+    sim_at(&w.s, 1.0, 0, on_act, &b[1]);
+    sim_run(&w.s, 1.5);
+    assert_int_equal(sim_hogs_state(&w.h, 0), SIM_HOG_RUNNING);
+    assert_int_equal(sim_hogs_state(&w.h, 1), SIM_HOG_WAITING);
+    world_fini(&w, 0);
 }
 
 /* Blocking gives the core to the head of the queue at once; waking takes
@@ -338,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_round_robin_one_core),
         cmocka_unit_test(test_slice),
         cmocka_unit_test(test_wake_preempt),
+        cmocka_unit_test(test_wake_take),
         cmocka_unit_test(test_block_wake),
         cmocka_unit_test(test_fan_out),
         cmocka_unit_test(test_ps_waiting_hog),

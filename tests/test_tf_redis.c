@@ -2,7 +2,8 @@
  * the I/O threads (2 x io_threads clients pending: 7 do not start them, 8
  * do), a threaded cycle's hand-outs on two cores worked out by hand
  * (ticks of 4 ms; longer turns with host.redis_cores = 1.3), the threads stopping below the threshold and at
- * serverCron, and the main thread woken on a busy loop's core. */
+ * serverCron, and the main thread woken on a busy loop's core (also once
+ * the loop slept before the commands arrived, and with the threads on). */
 #include "tests/test_util.h"
 
 #include "models/tf_redis.h"
@@ -21,6 +22,7 @@ typedef struct cmd {
     double service;
     const void *waker;
     int waker_busy;
+    int asleep_now;  /* sent while its loop was busy, which sleeps before it arrives */
 } cmd;
 
 static void on_reply(sim *s, void *obj)
@@ -32,7 +34,8 @@ static void on_reply(sim *s, void *obj)
 static void on_arrive(sim *s, void *obj)
 {
     cmd *c = obj;
-    tf_redis_arrive_from(&c->w->r, s, c, c->service, on_reply, c->waker, c->waker_busy, c->waker_busy);
+    tf_redis_arrive_from(&c->w->r, s, c, c->service, on_reply, c->waker,
+                         c->waker_busy || c->asleep_now, c->waker_busy);
 }
 
 static void world_init(world *w, long io_threads, int on_host, double cores)
@@ -62,7 +65,7 @@ static void world_fini(world *w)
 static void burst(world *w, cmd *c, int k, double t, double service)
 {
     for (int i = 0; i < k; i++) {
-        c[i] = (cmd){w, service, NULL, 0};
+        c[i] = (cmd){w, service, NULL, 0, 0};
         sim_at(&w->s, t, 0, on_arrive, &c[i]);
     }
 }
@@ -232,7 +235,7 @@ static void test_waker(void **state)
     int loop_a, loop_b;
     cmd c[6];
     for (int i = 0; i < 3; i++) {
-        c[i] = (cmd){&w, 10e-6, &loop_a, 1};
+        c[i] = (cmd){&w, 10e-6, &loop_a, 1, 0};
         sim_at(&w.s, 0.001 + i * 5e-6, 0, on_arrive, &c[i]);
     }
     idle_ev ev = {&w, &loop_a}, other = {&w, &loop_b};
@@ -240,7 +243,7 @@ static void test_waker(void **state)
     sim_at(&w.s, 0.001 + 15e-6, 0, on_idle, &ev);
     /* a loop that never sleeps: the tick at 8 ms lets the thread run */
     for (int i = 3; i < 6; i++) {
-        c[i] = (cmd){&w, 10e-6, &loop_b, 1};
+        c[i] = (cmd){&w, 10e-6, &loop_b, 1, 0};
         sim_at(&w.s, 0.005 + (i - 3) * 5e-6, 0, on_arrive, &c[i]);
     }
     assert_int_equal(sim_run(&w.s, INFINITY), SIM_RUN_EMPTY);
@@ -253,6 +256,68 @@ static void test_waker(void **state)
     world_fini(&w);
 }
 
+/* A loop sends three commands and sleeps at 1 ms, before the first
+ * arrives (half a round trip, 10 us, after each send): the main thread,
+ * woken on its core, runs once the last is in, 10 us after the loop slept,
+ * all three in one cycle (answered at 1.010 ms + 30 us); it does not start
+ * at the first arrival with a cycle of one. */
+static void test_waker_slept(void **state)
+{
+    (void)state;
+    world w;
+    world_init(&w, 1, 1, 2);
+    int loop_a;
+    cmd c[3];
+    idle_ev ev = {&w, &loop_a};
+    sim_at(&w.s, 0.001, 0, on_idle, &ev);
+    for (int i = 0; i < 3; i++) {
+        c[i] = (cmd){&w, 10e-6, &loop_a, 0, 1};
+        sim_at(&w.s, 0.001 + 2e-6 + i * 3e-6, 0, on_arrive, &c[i]);
+    }
+    assert_int_equal(sim_run(&w.s, INFINITY), SIM_RUN_EMPTY);
+    assert_int_equal(w.nreply, 3);
+    for (int i = 0; i < 3; i++)
+        assert_close(w.reply[i], 0.001 + 10e-6 + 30e-6, 1e-12);
+    assert_int_equal(w.r.cycles, 1);
+    world_fini(&w);
+}
+
+/* With the threads started (a cycle of 8 at 90 us, on the 2-core host), a
+ * loop's burst of 8 at 1 ms, the loop sleeping at 1.010 ms: the main
+ * thread, woken on the loop's core, takes the 8 as one threaded cycle
+ * (the threads stay on).  With redis.wake_preempt it takes a core from a
+ * spinning thread at once (the commands taken at 1.020 ms, before the
+ * tick at 4 ms); without, it waits for the tick. */
+static void test_active_waker(void **state)
+{
+    (void)state;
+    for (int pre = 0; pre < 2; pre++) {
+        world w;
+        world_init(&w, 4, 1, 2);
+        tf_redis_fini(&w.r);
+        w.p.redis_wake_preempt = pre;
+        tf_redis_init(&w.r, &w.p, &w.host, NULL);
+        int loop_a;
+        cmd a[9], b[8];
+        burst(&w, a, 1, 0.0, 10e-6);
+        burst(&w, a + 1, 8, 1e-6, 10e-6);
+        idle_ev ev = {&w, &loop_a};
+        for (int i = 0; i < 8; i++) {
+            b[i] = (cmd){&w, 10e-6, &loop_a, 1, 0};
+            sim_at(&w.s, 0.001 + i * 1e-6, 0, on_arrive, &b[i]);
+        }
+        sim_at(&w.s, 0.00101, 0, on_idle, &ev);
+        sim_run(&w.s, 0.0039);
+        assert_true(w.r.active);
+        assert_int_equal(sim_queue_len(&w.r.wait), pre ? 0 : 8);
+        sim_run(&w.s, 0.05);
+        assert_int_equal(w.nreply, 17);
+        assert_int_equal(w.r.cycles, 3);
+        assert_int_equal(w.r.threaded_cycles, 1);
+        world_fini(&w);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -262,6 +327,8 @@ int main(void)
         cmocka_unit_test(test_fractional_cores),
         cmocka_unit_test(test_cron_stop),
         cmocka_unit_test(test_waker),
+        cmocka_unit_test(test_waker_slept),
+        cmocka_unit_test(test_active_waker),
     };
     return cmocka_run_group_tests_name("tf_redis", tests, NULL, NULL);
 }
