@@ -22,8 +22,8 @@
  *    sibling to move it to; perf sched showed redis-benchmark and
  *    redis-server taking turns on one CPU: configs/redis/benchmark.ini
  *    sets it.)
- *  - otherwise, threads off, with probability redis.wake_wait, the wake-up waits for
- *    the next tick whatever its sender does.  (TigerFans' server, traced
+ *  - otherwise, threads off, with probability redis.wake_wait, the
+ *    wake-up waits for the next tick whatever its sender does.  (TigerFans' server, traced
  *    live with perf on this VM, wakes Redis onto the other CPU 35-75% of
  *    the time, and where it shares the CPU Redis runs within 4 us (p90);
  *    but 1.5-3.3% of the wake-ups wait over 1 ms: behind the server until

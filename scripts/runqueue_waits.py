@@ -91,7 +91,7 @@ def main():
     t_first = t_last = None
     idle_to = set()     # CPUs some thread switched to idle on
     idle_seen = set()   # CPUs with an event while idle
-    # stacking: per CPU busy or idle (unknown at the start: busy) and the
+    # stacking: per CPU (from its first event) busy or idle, and the
     # threads waiting on it; time-weighted cores lost and runnable threads
     busy = {}
     waiting = {}

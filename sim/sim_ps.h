@@ -34,9 +34,9 @@
  * sim_calendar's encoding); a completion of one job (the usual case) takes
  * the inline path, more than one at the same finish point a separate one.
  * Stacking (sim_ps_set_stacking): Linux wakes a thread on its previous
- * core or its waker's and, where no cache is shared between cores, looks
- * no further for an idle one; so m runnable threads can leave a core idle
- * while two share another.  With stacking s the m jobs (spinners included)
+ * core or its waker's and does not always move it to an idle one (traced
+ * on this project's 2-core VM); so m runnable threads can leave a core
+ * idle while two share another.  With stacking s the m jobs (spinners included)
  * share cap(m) = min(m, K) - s (min(m, K) - K (1 - (1 - 1/K)^m)) cores, the
  * expected number of cores holding a thread when s = 1 (placed at random,
  * never moved); still one rate for all, so the method above holds.
