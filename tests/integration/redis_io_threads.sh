@@ -15,12 +15,15 @@ expect_err "io-threads 4 (reads too)" "probe redis: the server's io-threads"
 # never below 8 (300 GETs per level: with 120 a run once started the
 # threads at none of 8, 16 and 32)
 # The threads' share of the replies (threaded_writes, from INFO stats):
-# none at 7; where a level shows the cliff, most of its replies threaded.
+# none at 7; where a level shows the cliff, a share of its replies
+# threaded: over a tenth (the threads may start part-way through a level:
+# a CI run had 0.36 of the replies threaded at 8 and a mean of 6.8 ms, the
+# 16 ms cycles for that share and sub-millisecond ones before them).
 awk -F, 'NR > 1 { n++; c[$2] = $4; w[$2] = $11 }
          END { m = c[8]; if (c[16] > m) m = c[16]; if (c[32] > m) m = c[32];
-               good = 1; for (l in c) if (l + 0 >= 8 && c[l] > 4 && w[l] < 0.5) good = 0;
+               good = 1; for (l in c) if (l + 0 >= 8 && c[l] > 4 && w[l] < 0.1) good = 0;
                exit !(good && n == 5 && (7 in c) && (8 in c) && (32 in c) && c[7] < 1 && w[7] == 0 && m > 4) }' \
-    "$tmp/out" && ok || { bad "probe redis io4: levels 1,7,8,16,32, no cliff and no threaded reply below 8, a cliff from 8 on with its replies threaded"; sed 's/^/    /' "$tmp/out"; }
+    "$tmp/out" && ok || { bad "probe redis io4: levels 1,7,8,16,32, no cliff and no threaded reply below 8, a cliff from 8 on with threaded replies"; sed 's/^/    /' "$tmp/out"; }
 if [ "$(head -n 1 "$tmp/out")" = "operation,concurrency,n,mean_ms,p50_ms,p99_ms,max_ms,ops_per_s,server_cpu_us,server_cores,threaded_writes" ]; then ok; else bad "probe redis: server CPU and threaded-writes columns"; head -n 1 "$tmp/out"; fi
 if grep -q '^# redis.io_threads = 4$' "$tmp/io4.csv" && grep -q '^# redis.io_threads_do_reads = true$' "$tmp/io4.csv"; then ok; else bad "probe redis: io-threads notes in the samples"; head -4 "$tmp/io4.csv"; fi
 expect 0 "fit the io4 samples" -- "$TFSIM" fit "$tmp/io4.csv" --chosen --config-out "$tmp/io4-fit.ini"
