@@ -4,27 +4,37 @@
 # compare sets redis.io_threads from the server and simulates the cliff.
 # Gross checks only (the machine may be shared); the 15% comparison is
 # measured by hand (README, "Redis I/O threads").
-expect 0 "probe redis io-threads 4, auto levels" -- "$TFSIM" probe redis --socket "$TFSIM_REDIS_IO4_SOCKET" \
-    --concurrency auto --ops paymentsession.get --count 300 --warmup 10 --format csv --out "$tmp/io4.csv"
-expect_err "io-threads 4 (reads too)" "probe redis: the server's io-threads"
 # levels 1, 7, 8, 16, 32: with 7 clients (below 2 x io-threads) a GET stays
 # under a millisecond (no cycle waits for the I/O threads); at 8, 16 or 32 the
 # threads start and a GET takes scheduler ticks (over 4 ms).  They start
 # once 8 replies are pending in one cycle, which on a quiet machine may not
-# happen at every level from 8 on (Redis keeps up with one sender), but
-# never below 8 (300 GETs per level: with 120 a run once started the
-# threads at none of 8, 16 and 32)
+# happen at every level from 8 on (Redis keeps up with one sender), and in
+# a CI run happened at none of them: so up to three probe runs, the cliff
+# in one of them; below 8, never, in any (300 GETs per level: with 120 a run
+# once started the threads at none of 8, 16 and 32).
 # The threads' share of the replies (threaded_writes, from INFO stats):
 # none at 7; where a level shows the cliff, a share of its replies
 # threaded: over a tenth (the threads may start part-way through a level:
 # a CI run had 0.36 of the replies threaded at 8 and a mean of 6.8 ms, the
 # 16 ms cycles for that share and sub-millisecond ones before them).
-awk -F, 'NR > 1 { n++; c[$2] = $4; w[$2] = $11 }
-         END { m = c[8]; if (c[16] > m) m = c[16]; if (c[32] > m) m = c[32];
-               good = 1; for (l in c) if (l + 0 >= 8 && c[l] > 4 && w[l] < 0.1) good = 0;
-               exit !(good && n == 5 && (7 in c) && (8 in c) && (32 in c) && c[7] < 1 && w[7] == 0 && m > 4) }' \
-    "$tmp/out" && ok || { bad "probe redis io4: levels 1,7,8,16,32, no cliff and no threaded reply below 8, a cliff from 8 on with threaded replies"; sed 's/^/    /' "$tmp/out"; }
-if [ "$(head -n 1 "$tmp/out")" = "operation,concurrency,n,mean_ms,p50_ms,p99_ms,max_ms,ops_per_s,server_cpu_us,server_cores,threaded_writes" ]; then ok; else bad "probe redis: server CPU and threaded-writes columns"; head -n 1 "$tmp/out"; fi
+rio_cliff=0
+for rio_try in 1 2 3; do
+    expect 0 "probe redis io-threads 4, auto levels (run $rio_try)" -- "$TFSIM" probe redis \
+        --socket "$TFSIM_REDIS_IO4_SOCKET" --concurrency auto --ops paymentsession.get --count 300 \
+        --warmup 10 --format csv --out "$tmp/io4.csv"
+    expect_err "io-threads 4 (reads too)" "probe redis: the server's io-threads"
+    cp "$tmp/out" "$tmp/io4_out.csv"
+    awk -F, 'NR > 1 { n++; c[$2] = $4; w[$2] = $11 }
+             END { good = 1; for (l in c) if (l + 0 >= 8 && c[l] > 4 && w[l] < 0.1) good = 0;
+                   exit !(good && n == 5 && (7 in c) && (8 in c) && (32 in c) && c[7] < 1 && w[7] == 0) }' \
+        "$tmp/io4_out.csv" && ok || { bad "probe redis io4: levels 1,7,8,16,32, no cliff and no threaded reply below 8, slow levels with threaded replies"; sed 's/^/    /' "$tmp/io4_out.csv"; }
+    if awk -F, 'NR > 1 { c[$2] = $4 } END { exit !(c[8] > 4 || c[16] > 4 || c[32] > 4) }' "$tmp/io4_out.csv"; then
+        rio_cliff=1
+        break
+    fi
+done
+if [ "$rio_cliff" = 1 ]; then ok; else bad "probe redis io4: no cliff at 8, 16 or 32 in three runs"; sed 's/^/    /' "$tmp/io4_out.csv"; fi
+if [ "$(head -n 1 "$tmp/io4_out.csv")" = "operation,concurrency,n,mean_ms,p50_ms,p99_ms,max_ms,ops_per_s,server_cpu_us,server_cores,threaded_writes" ]; then ok; else bad "probe redis: server CPU and threaded-writes columns"; head -n 1 "$tmp/io4_out.csv"; fi
 if grep -q '^# redis.io_threads = 4$' "$tmp/io4.csv" && grep -q '^# redis.io_threads_do_reads = true$' "$tmp/io4.csv"; then ok; else bad "probe redis: io-threads notes in the samples"; head -4 "$tmp/io4.csv"; fi
 expect 0 "fit the io4 samples" -- "$TFSIM" fit "$tmp/io4.csv" --chosen --config-out "$tmp/io4-fit.ini"
 if grep -q '^io_threads = 4$' "$tmp/io4-fit.ini" && grep -q '^io_threads_do_reads = true$' "$tmp/io4-fit.ini"; then ok; else bad "fit: the server's io-threads in the fragment"; cat "$tmp/io4-fit.ini"; fi
