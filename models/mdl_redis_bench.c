@@ -257,6 +257,8 @@ static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, 
     B->r_arr = sim_rng_new_kind(p->rng, seed, rep, 6);
     B->r_wake = sim_rng_new_kind(p->rng, seed, rep, 9);
     sim_ps_init(&B->host, p->cores);
+    if (p->stacking > 0)
+        sim_ps_set_stacking(&B->host, p->stacking);
     sim_station_init(&B->client, 1);
     if (p->client_on_host)
         sim_station_run_on(&B->client, &B->host);

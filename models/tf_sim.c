@@ -1314,7 +1314,8 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
         sim_sem_init(&T->class_lock[i], 1);
     sim_sem_init(&T->goodie_lock, 1);
     sim_ps_init(&T->host, p->cores);
-    sim_ps_set_stacking(&T->host, p->stacking);
+    if (p->stacking > 0)
+        sim_ps_set_stacking(&T->host, p->stacking);
     loop_init(&T->client, T, 0, 0, T->r_client, &p->cpu_shape, p->client_on_host);
     T->client.at_start = client_at_start;
     T->c_cpu = p->client_cpu * p->client_cpu_scale;

@@ -114,16 +114,17 @@ def main():
         if not h:
             continue
         t, cpu = float(h.group(4)), int(h.group(3))
-        m = WAKE.search(line) or SWITCH.search(line)
-        if m:
+        wake = WAKE.search(line)
+        sw = None if wake else SWITCH.search(line)
+        if wake or sw:
             account(t)
             busy.setdefault(cpu, True)
             waiting.setdefault(cpu, set())
-            if h.group(2) != "0" or m.re is SWITCH:
-                busy[cpu] = True  # an event from a thread: the CPU runs it
+            if h.group(2) != "0":
+                busy[cpu] = True  # an event from a thread: the CPU runs it (a switch sets it below)
         if h.group(2) == "0":
             idle_seen.add(cpu)
-        m = WAKE.search(line)
+        m = wake
         if m:
             tid = int(m.group(2))
             comm.setdefault(tid, m.group(1))
@@ -139,7 +140,7 @@ def main():
             t_first = t if t_first is None else t_first
             t_last = t
             continue
-        m = SWITCH.search(line)
+        m = sw
         if not m:
             continue
         t_first = t if t_first is None else t_first

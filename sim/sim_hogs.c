@@ -193,13 +193,19 @@ void sim_hogs_preempt(sim_hogs *h, sim *s)
     counts(h, s->now);
 }
 
+/* The first idle core, or -1.  O(cores). */
+static int idle_core(const sim_hogs *h)
+{
+    for (int c = 0; c < h->cores; c++)
+        if (h->on[c] < 0)
+            return c;
+    return -1;
+}
+
 void sim_hogs_wake(sim_hogs *h, sim *s, int id)
 {
     assert(id >= 0 && id < h->n && h->t[id].state == SIM_HOG_BLOCKED);
-    int core = -1;
-    for (int c = 0; c < h->cores && core < 0; c++)
-        if (h->on[c] < 0)
-            core = c;
+    int core = idle_core(h);
     if (core >= 0)
         give_core(h, s, id, core);
     else
@@ -210,22 +216,18 @@ void sim_hogs_wake(sim_hogs *h, sim *s, int id)
 void sim_hogs_wake_preempt(sim_hogs *h, sim *s, int id)
 {
     assert(id >= 0 && id < h->n && h->t[id].state == SIM_HOG_BLOCKED);
-    for (int c = 0; c < h->cores; c++)
-        if (h->on[c] < 0) {
-            give_core(h, s, id, c);
-            counts(h, s->now);
-            return;
-        }
-    int best = longest_runner(h, s->now, 0);
-    if (best < 0) {
-        enqueue(h, s, id);
-        counts(h, s->now);
-        return;
+    int core = idle_core(h);
+    int best = core < 0 ? longest_runner(h, s->now, 0) : -1;
+    if (best >= 0) {
+        core = h->t[best].core;
+        take_core(h, s, best);
     }
-    int core = h->t[best].core;
-    take_core(h, s, best);
-    give_core(h, s, id, core);
-    enqueue(h, s, best);
+    if (core >= 0)
+        give_core(h, s, id, core);
+    else
+        enqueue(h, s, id);
+    if (best >= 0)
+        enqueue(h, s, best);
     counts(h, s->now);
 }
 

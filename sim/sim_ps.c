@@ -5,19 +5,24 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* min(1, K/m) for m jobs present (spinners included): K/m < 1 exactly
- * when m > K (a quotient of doubles a < b rounds below 1), so the division
- * is done only then. */
+/* Each job's rate with m jobs present (spinners included): min(1, K/m),
+ * K/m < 1 exactly when m > K (a quotient of doubles a < b rounds below 1),
+ * so the division is done only then; with stacking, cap(m)/m (sim_ps.h). */
 static inline double rate_of(const sim_ps *p, size_t jobs)
 {
     double m = (double)jobs;
-    double r = m <= p->cores ? 1.0 : p->cores / m;
     if (p->stacking > 0 && jobs > 1) {
         double full = m <= p->cores ? m : p->cores;
         double spread = p->cores >= 1 ? p->cores * (1 - pow(1 - 1 / p->cores, m)) : full;
-        r = (full - p->stacking * (full - spread)) / m;
+        return (full - p->stacking * (full - spread)) / m;
     }
-    return r;
+    return m <= p->cores ? 1.0 : p->cores / m;
+}
+
+static void fill_rates(sim_ps *p)
+{
+    for (size_t m = 0; m < SIM_PS_RATES; m++)
+        p->rates[m] = rate_of(p, m);
 }
 
 void sim_ps_set_stacking(sim_ps *p, double stacking)
@@ -25,8 +30,7 @@ void sim_ps_set_stacking(sim_ps *p, double stacking)
     assert(stacking >= 0 && stacking <= 2);
     assert(p->n == 0 && p->spin == 0);
     p->stacking = stacking;
-    for (size_t m = 0; m < SIM_PS_RATES; m++)
-        p->rates[m] = rate_of(p, m);
+    fill_rates(p);
 }
 
 void sim_ps_init(sim_ps *p, double cores)
@@ -34,8 +38,7 @@ void sim_ps_init(sim_ps *p, double cores)
     assert(cores > 0);
     p->cores = cores;
     p->stacking = 0;
-    for (size_t m = 0; m < SIM_PS_RATES; m++)
-        p->rates[m] = rate_of(p, m);
+    fill_rates(p);
     p->v = 0;
     p->t_last = 0;
     p->cap = 16;
@@ -184,7 +187,8 @@ static inline __attribute__((always_inline)) void arm(sim_ps *p, sim *s)
 static inline __attribute__((always_inline)) void set_counts(sim_ps *p, double now)
 {
     size_t m = p->n + (size_t)p->spin;
-    p->rate = p->n == 0 ? 0 : m < SIM_PS_RATES ? p->rates[m] : rate_of(p, m);
+    double r = m < SIM_PS_RATES ? p->rates[m] : rate_of(p, m);
+    p->rate = p->n == 0 ? 0 : r;
     double n = (double)m;
     /* sim_tavg_set on both, the interval computed once: they change
      * together (here, in init and in reset_stats), so they share t_last
@@ -196,10 +200,8 @@ static inline __attribute__((always_inline)) void set_counts(sim_ps *p, double n
     p->njobs.v = n;
     p->nbusy.area += p->nbusy.v * dt;
     p->nbusy.t_last = now;
-    if (p->stacking > 0)
-        p->nbusy.v = m == 0 ? 0 : n * (m < SIM_PS_RATES ? p->rates[m] : rate_of(p, m));
-    else
-        p->nbusy.v = n < p->cores ? n : p->cores;
+    /* cores in use: min(m, K), or cap(m) = m x its rate with stacking */
+    p->nbusy.v = p->stacking > 0 ? n * r : n < p->cores ? n : p->cores;
 }
 
 /* The rest of a completion that finds more jobs at their finish point
