@@ -91,8 +91,7 @@ typedef struct loop {
     int busy;
     long live;         /* requests on this loop (crowding) */
     double crowding;
-    gsl_rng *rng;
-    const sim_dist *shape;
+    sim_dist_buf *shape; /* its bursts' CPU factors (server.cpu_shape), drawn ahead */
     int on_host;
     sim_job cur;
     double cur_start, cur_cost;
@@ -153,6 +152,10 @@ typedef struct tfs {
     const tf_params *p;
     tf_prog g[TF_EP_N];
     gsl_rng *r_client, *r_server, *r_pg, *r_redis, *r_tb, *r_flush, *r_arr, *r_hook, *r_wake;
+    /* samples drawn ahead from streams that nothing else draws from:
+     * server.cpu_shape of the client's bursts (r_client) and of the
+     * workers' (r_server, shared by their loops), postgres.jitter (r_pg) */
+    sim_dist_buf client_shape, server_shape, pg_jitter;
     sim_ps host;
     loop client;
     worker *w;
@@ -254,7 +257,7 @@ static void loop_start(loop *l)
         sim_tavg_set(&l->busy_t, T->s.now, 1);
         double cost = nominal * (1 + l->crowding * (double)l->live);
         if (cost > 0)
-            cost *= sim_dist_sample(l->shape, l->rng);
+            cost *= sim_dist_buf_next(l->shape);
         l->cur_wake = l->next_wake;
         l->next_wake = 0;
         cost += l->cur_wake;
@@ -310,8 +313,8 @@ static double server_at_start(loop *l, const sim_job *j)
     return extra;
 }
 
-static void loop_init(loop *l, tfs *T, double crowding, double wake, gsl_rng *rng,
-                      const sim_dist *shape, int on_host)
+static void loop_init(loop *l, tfs *T, double crowding, double wake, sim_dist_buf *shape,
+                      int on_host)
 {
     memset(l, 0, sizeof *l);
     l->T = T;
@@ -319,7 +322,6 @@ static void loop_init(loop *l, tfs *T, double crowding, double wake, gsl_rng *rn
     sim_queue_init(&l->ready, 64);
     sim_queue_init(&l->stacked, 8);
     l->crowding = crowding;
-    l->rng = rng;
     l->shape = shape;
     l->on_host = on_host;
     sim_tavg_init(&l->busy_t, 0, 0);
@@ -404,7 +406,7 @@ static double pg_cost(tfs *T, req *r, int q)
     default:
         break;
     }
-    return c * sim_dist_sample(&p->pg_jitter, T->r_pg);
+    return c * sim_dist_buf_next(&T->pg_jitter);
 }
 
 static void pg_reply(sim *s, void *obj)
@@ -1316,7 +1318,11 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     sim_ps_init(&T->host, p->cores);
     if (p->stacking > 0)
         sim_ps_set_stacking(&T->host, p->stacking);
-    loop_init(&T->client, T, 0, 0, T->r_client, &p->cpu_shape, p->client_on_host);
+    /* the streams of these samples are drawn from nowhere else (drawn ahead) */
+    sim_dist_buf_init(&T->client_shape, &p->cpu_shape, T->r_client);
+    sim_dist_buf_init(&T->server_shape, &p->cpu_shape, T->r_server);
+    sim_dist_buf_init(&T->pg_jitter, &p->pg_jitter, T->r_pg);
+    loop_init(&T->client, T, 0, 0, &T->client_shape, p->client_on_host);
     T->client.at_start = client_at_start;
     T->c_cpu = p->client_cpu * p->client_cpu_scale;
     T->c_sent = p->client_sent_cpu * p->client_cpu_scale;
@@ -1337,7 +1343,7 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     assert(T->w && "out of memory");
     for (long i = 0; i < p->workers; i++) {
         worker *w = &T->w[i];
-        loop_init(&w->lp, T, p->crowding, p->wake_cpu, T->r_server, &p->cpu_shape, 1);
+        loop_init(&w->lp, T, p->crowding, p->wake_cpu, &T->server_shape, 1);
         if (p->cold > 0) {
             w->lp.at_start = server_at_start;
             for (int c = 0; c < TF_NPATHS; c++)

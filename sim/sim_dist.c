@@ -418,6 +418,81 @@ double sim_dist_sample_any(const sim_dist *d, gsl_rng *r)
     return x + d->shift;
 }
 
+/* sim_rng_gamma1_ge1 on n draws of a xoshiro256** stream whose state
+ * is kept in st[] (registers) meanwhile: the same draws and arithmetic
+ * (sim_rng_normal1's inline case, then the squeeze), so the same values;
+ * the rare cases store the state back and take the stream's own path. */
+#define STORE_STATE() (rs[0] = st[0], rs[1] = st[1], rs[2] = st[2], rs[3] = st[3])
+#define LOAD_STATE() (st[0] = rs[0], st[1] = rs[1], st[2] = rs[2], st[3] = rs[3])
+static void fill_gamma_ge1(const sim_dist *d, gsl_rng *r, double *out, size_t n)
+{
+    uint64_t *rs = (uint64_t *)r->state;
+    uint64_t st[4] = {rs[0], rs[1], rs[2], rs[3]};
+    const double shape = d->a, scale = d->b, shift = d->shift, gd = d->gd, gc = d->gc;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t b = sim_rng_xoshiro_step(st);
+        uint64_t u = b >> 11;
+        const sim_rng_zig_layer *l = &sim_rng_zig_norm.layer[b & 0xff];
+        double x;
+        if (__builtin_expect(u < l->k, 1)) {
+            x = (double)(int64_t)u * l->w;
+            uint64_t xb;
+            memcpy(&xb, &x, sizeof xb);
+            xb ^= (b & 0x100) << 55;
+            memcpy(&x, &xb, sizeof x);
+        } else {
+            STORE_STATE();
+            x = sim_rng_normal1_slow(r, b);
+            LOAD_STATE();
+        }
+        double g, v = 1 + gc * x;
+        if (__builtin_expect(!(v > 0), 0)) {
+            STORE_STATE();
+            g = sim_rng_gamma1_dc(r, shape, gd, gc);
+            LOAD_STATE();
+        } else {
+            v = v * v * v;
+            double uu = (double)(int64_t)((sim_rng_xoshiro_step(st) >> 11) + 1) * 0x1.0p-53;
+            double x2 = x * x;
+            if (__builtin_expect(sim_rng_gamma_squeeze(uu, x2), 1)) {
+                g = gd * v;
+            } else {
+                STORE_STATE();
+                g = sim_rng_gamma1_rest(r, gd, gc, x, v, uu);
+                LOAD_STATE();
+            }
+        }
+        out[i] = scale * g + shift;
+    }
+    STORE_STATE();
+}
+
+void sim_dist_fill(const sim_dist *d, gsl_rng *r, double *out, size_t n)
+{
+    /* sim_dist_sample's inline gamma case */
+    if (d->kind == SIM_DIST_GAMMA && d->gd > 0 && d->a >= 1 && sim_rng_is_xoshiro(r)) {
+        fill_gamma_ge1(d, r, out, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        out[i] = sim_dist_sample(d, r);
+}
+
+void sim_dist_buf_init(sim_dist_buf *b, const sim_dist *d, gsl_rng *r)
+{
+    b->d = d;
+    b->r = r;
+    b->i = b->n = 0;
+}
+
+void sim_dist_buf_refill(sim_dist_buf *b)
+{
+    assert(b->i == b->n);
+    sim_dist_fill(b->d, b->r, b->v, SIM_DIST_BUF);
+    b->i = 0;
+    b->n = SIM_DIST_BUF;
+}
+
 double sim_dist_mean(const sim_dist *d)
 {
     double m = 0;

@@ -83,9 +83,14 @@ static inline int sim_rng_is_xoshiro(const gsl_rng *r) { return r->type == sim_r
 
 /* The next 64-bit output of a xoshiro256** stream (asserting its kind is
  * the caller's job: sim_rng_is_xoshiro).  The same as gsl_rng_get(r). */
-static inline uint64_t sim_rng_next64(gsl_rng *r)
+static inline uint64_t sim_rng_xoshiro_step(uint64_t *s);
+static inline uint64_t sim_rng_next64(gsl_rng *r) { return sim_rng_xoshiro_step((uint64_t *)r->state); }
+
+/* The same step on a state s[4] held elsewhere (a sampler that keeps a
+ * stream's state in registers for a batch of draws, then stores it back:
+ * sim_dist_fill). */
+static inline uint64_t sim_rng_xoshiro_step(uint64_t *s)
 {
-    uint64_t *s = (uint64_t *)r->state;
     uint64_t x = s[1] * 5;
     uint64_t out = ((x << 7) | (x >> 57)) * 9;
     uint64_t t = s[1] << 17;
