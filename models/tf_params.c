@@ -341,6 +341,23 @@ static const tf_param registry[] = {
        "takes beyond redis.service"},
      TF_DOUBLE(redis_save_extra),
      .source = "0; tfsim compare measures it (saves' round trips against the others')"},
+    {{"redis", "pool_turns", SIM_CFG_INT, "0", 0, 100, NULL, "turns",
+       "server loop turns each Redis command or pipeline waits before it is sent: redis-py's "
+       "asyncio ConnectionPool.get_connection checks the connection with a read under "
+       "timeout(0), which suspends the coroutine; the timeout's callback (call_soon) cancels "
+       "the read a turn later and the coroutine resumes a turn after that (0: no check)"},
+     TF_LONG(redis_pool_turns), .live = "0",
+     .source = "redis-py asyncio/connection.py: ensure_connection -> can_read_destructive "
+               "(6.4.0 with hiredis, TigerFans' pins; 4.3.4's can_read, Debian 12) -> "
+               "async_timeout(0) around a stream read"},
+    {{"redis", "pool_lock", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
+       "the connection check runs under the pool's asyncio.Lock (redis-py 5.3.0 and later), "
+       "so the server's Redis commands take turns through it: a waiter gets the lock a turn "
+       "after its release; false: no lock (redis-py 4.3.4, Debian 12)"},
+     TF_BOOL(redis_pool_lock), .live = "false",
+     .source = "redis-py 6.4.0 asyncio ConnectionPool.get_connection (lock added in 5.3.0, "
+               "commit 40e5fc13; redis-py issue 3692 reports the contention under load); "
+               "TigerFans pins redis 6.4.0 and hiredis 3.2.1"},
     {{"redis", "cycle_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
        "the main thread's CPU per event-loop cycle beyond its commands (epoll_wait, "
        "beforeSleep); 0: in redis.service"},

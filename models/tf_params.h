@@ -123,6 +123,8 @@ typedef struct tf_params {
     sim_dist redis_service;      /* per command on the single Redis thread */
     double redis_loop_cpu;       /* client CPU on the loop per round trip */
     double redis_save_extra;     /* a save's server time beyond redis_service */
+    long redis_pool_turns;       /* loop turns of redis-py's connection check per command */
+    int redis_pool_lock;         /* the check runs under the pool's asyncio.Lock */
     double redis_cycle_cpu;      /* main thread CPU per event-loop cycle beyond its commands */
     long redis_io_threads;       /* io-threads, the main thread included (1: none) */
     int redis_io_do_reads;       /* io-threads-do-reads */

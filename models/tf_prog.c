@@ -42,9 +42,21 @@ static void emit_pg(tf_prog *g, const tf_params *p, const int *q, int nq, int tx
     emit(g, TF_U_CPU, TF_PATH_PG, p->pg_loop_cpu_txn / 2);
 }
 
+/* Redis round trips through redis-py's asyncio client: each command (or
+ * pipeline) takes a connection from the pool, which checks it with a read
+ * under timeout(0): redis.pool_turns loop turns, under the pool's lock with
+ * redis.pool_lock (redis-py 5.3.0 and later), then the round trip. */
 static void emit_redis(tf_prog *g, const tf_params *p, const int *ops, int rts)
 {
+    const int lock = p->redis_pool_lock && p->redis_pool_turns > 0;
     for (int i = 0; i < rts; i++) {
+        if (lock)
+            emit(g, TF_U_RLOCK_ACQ, 0, 0);
+        if (p->redis_pool_turns > 0)
+            emit(g, TF_U_TURNS, (int)p->redis_pool_turns, 0);
+        if (lock)
+            emit(g, TF_U_RLOCK_REL, 0, 0);
+        /* the check's end (its timeout error unwound), packing, sending */
         emit(g, TF_U_CPU, TF_PATH_REDIS, p->redis_loop_cpu);
         emit(g, TF_U_REDIS, ops[i], 0);
     }

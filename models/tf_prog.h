@@ -10,8 +10,8 @@
  * cannot drift apart.
  *
  * Invariants: every program ends with TF_U_END; every TF_U_CPU names its
- * code path (enum tf_path); kind marks come in begin/end pairs; gate and
- * pool acquires are released in the same program; at most TF_PROG_MAX
+ * code path (enum tf_path); kind marks come in begin/end pairs; gate,
+ * pool and Redis pool lock acquires are released in the same program; at most TF_PROG_MAX
  * steps.  Building is O(steps), no allocation.
  */
 #ifndef TF_PROG_H
@@ -32,6 +32,9 @@ enum tf_uop_code {
     TF_U_TB,       /* submit arg transfers to the batcher and await the batch */
     TF_U_JSOLD,    /* if the hold found no ticket, jump to step arg (error response) */
     TF_U_SLEEP,    /* await architecture.stub_latency (the stub architecture's backend) */
+    TF_U_TURNS,    /* the coroutine yields: back of the loop's ready queue, arg times */
+    TF_U_RLOCK_ACQ, /* redis-py's pool lock (asyncio.Lock: a waiter resumes a turn after release) */
+    TF_U_RLOCK_REL,
     TF_U_END       /* respond */
 };
 

@@ -116,6 +116,7 @@ typedef struct loop {
 typedef struct worker {
     loop lp;
     sim_sem gate, pool;
+    sim_sem rlock;     /* redis-py's connection pool lock (redis.pool_lock) */
     sim_batcher tb;
 } worker;
 
@@ -131,6 +132,7 @@ typedef struct req {
     tf_pool_req pr;     /* its place in the client's connection pool */
     int claim;          /* outcome of its last claim (tf_pool_claim) */
     long turns;         /* loop turns left before its claim */
+    long sturns;        /* server loop turns left in a TF_U_TURNS step */
     long lock_conn;     /* the connection whose lock it holds for its claim */
     int pass_kind;      /* httpcore 0.16: the pass it holds the pool lock for (PASS_*) */
     sim_fn after;       /* the burst after its turns (turns_then) */
@@ -208,6 +210,7 @@ TF_HOT void loop_start(loop *l);
 static void pg_start(sim *s, void *obj);
 static void client_turn(sim *s, void *obj);
 static void client_claimed(sim *s, void *obj);
+static void server_turn(sim *s, void *obj);
 
 static void loop_burst_done(sim *s, void *obj)
 {
@@ -247,8 +250,9 @@ TF_HOT void loop_start(loop *l)
         sim_tavg_set(&l->queue_t, T->s.now, (double)sim_queue_len(&l->ready));
         l->busy = 1;
         double nominal = j.x + (l->at_start ? l->at_start(l, &j) : 0);
-        if (nominal == 0 && l->next_wake == 0 && (j.fn == client_turn || j.fn == client_claimed)) {
-            /* a yield of the client's pool code (no CPU): its continuation
+        if (nominal == 0 && l->next_wake == 0 &&
+            (j.fn == client_turn || j.fn == client_claimed || j.fn == server_turn)) {
+            /* a yield of the client's pool code or of redis-py's (no CPU): its continuation
              * runs now, as a burst of no length would, without an event */
             l->cur = j;
             l->cur_start = T->s.now;
@@ -376,6 +380,18 @@ static void after_burst(sim *s, void *obj)
 }
 
 static void resume(sim *s, void *obj) { step(T_of(s), obj, 0); }
+
+/* One turn of a TF_U_TURNS step ends (a burst of no CPU at the back of the
+ * server loop's ready queue): the next turn, or the program goes on. */
+static void server_turn(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    if (--r->sturns > 0)
+        loop_run(&T->w[r->w].lp, r, 0, server_turn, 0, 0);
+    else
+        step(T, r, 1);
+}
 
 /* ---- PostgreSQL ---- */
 
@@ -663,6 +679,19 @@ TF_HOT void step(tfs *T, req *r, int on_loop)
         case TF_U_SLEEP:
             sim_after(&T->s, sim_dist_sample(&p->stub_latency, T->r_tb), 0, resume, r);
             return;
+        case TF_U_TURNS:
+            assert(u->arg > 0);
+            r->sturns = u->arg;
+            loop_run(&w->lp, r, 0, server_turn, 0, 0);
+            return;
+        case TF_U_RLOCK_ACQ:
+            /* a waiter resumes at the back of the loop's queue (sem_granted) */
+            if (!sim_sem_acquire(&w->rlock, &T->s, r, sem_granted))
+                return;
+            continue;
+        case TF_U_RLOCK_REL:
+            sim_sem_release(&w->rlock, &T->s);
+            continue;
         case TF_U_END:
             w->lp.live--;
             client_done(T, r);
@@ -1270,6 +1299,7 @@ static void free_state(tfs *T)
         sim_queue_fini(&w->lp.stacked);
         sim_sem_fini(&w->gate);
         sim_sem_fini(&w->pool);
+        sim_sem_fini(&w->rlock);
         sim_batcher_fini(&w->tb);
     }
     free(T->w);
@@ -1357,6 +1387,7 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
         }
         sim_sem_init(&w->gate, p->gate);
         sim_sem_init(&w->pool, p->pool_size + p->pool_overflow);
+        sim_sem_init(&w->rlock, 1);
         sim_batcher_init(&w->tb, (unsigned)p->tb_batch_max, tb_latency, &w->lp);
         w->tb.on_done = tb_batch_done;
     }

@@ -17,11 +17,12 @@ static void test_debian12_matches_file(void **state)
     assert_string_equal(path, "configs/tigerfans/client_debian12.ini");
     sim_cfg *file = sim_cfg_new();
     assert_int_equal(sim_cfg_load(file, path, &err), SIM_OK);
-    /* every [client] and [host] key the file itself sets, with its value */
+    /* every [client], [host] and [redis] key the file itself sets, with its value */
     size_t nfile = 0;
     for (size_t i = 0; i < sim_cfg_count(file); i++) {
         const sim_cfg_entry *e = sim_cfg_at(file, i);
-        if (strcmp(e->origin, path) || (strcmp(e->section, "client") && strcmp(e->section, "host")))
+        if (strcmp(e->origin, path) || (strcmp(e->section, "client") && strcmp(e->section, "host") &&
+                                        strcmp(e->section, "redis")))
             continue;
         nfile++;
         const sim_cfg_entry *p = sim_cfg_find(ov, e->section, e->key);
@@ -34,6 +35,7 @@ static void test_debian12_matches_file(void **state)
     assert_int_equal(sim_cfg_count(ov), nfile);
     assert_string_equal(sim_cfg_find(ov, "client", "httpcore")->value, "0.16");
     assert_string_equal(sim_cfg_find(ov, "host", "redis_on_host")->value, "true");
+    assert_string_equal(sim_cfg_find(ov, "redis", "pool_lock")->value, "false");
     assert_null(sim_cfg_find(ov, "model", "name"));
     sim_cfg_free(file);
     sim_cfg_free(ov);

@@ -15,7 +15,7 @@ typedef struct preset {
 } preset;
 
 static const preset presets[] = {
-    {"debian12", "configs/tigerfans/client_debian12.ini", {"client", "host", NULL},
+    {"debian12", "configs/tigerfans/client_debian12.ini", {"client", "host", "redis", NULL},
      val_preset_client_debian12_ini,
      &val_preset_client_debian12_ini_len},
 };

@@ -4,11 +4,12 @@
  * the one place their values are written; the binary carries a copy.
  *
  * Presets:
- *  - "debian12": the [client] and [host] sections of
+ *  - "debian12": the [client], [host] and [redis] sections of
  *    configs/tigerfans/client_debian12.ini: the load generator on Debian 12's
  *    python3-httpx 0.23 / httpcore 0.16, its costs measured on this kind of
- *    machine, and Redis on the same host (TigerFans' Makefile run on one
- *    Debian machine).  `tfsim predict` tries it against the config's own
+ *    machine, Redis on the same host (TigerFans' Makefile run on one
+ *    Debian machine), and the server's redis-py 4.3.4 (no pool lock around
+ *    its connection check).  `tfsim predict` tries it against the config's own
  *    client when it fits a baseline.
  *
  * Invariants: only the preset's own sections are applied (a file's include
