@@ -11,8 +11,8 @@
  *
  * Invariants: every program ends with TF_U_END; every TF_U_CPU names its
  * code path (enum tf_path); kind marks come in begin/end pairs; gate,
- * pool and Redis pool lock acquires are released in the same program; at most TF_PROG_MAX
- * steps.  Building is O(steps), no allocation.
+ * pool and Redis pool lock acquires are released in the same program; at
+ * most TF_PROG_MAX steps.  Building is O(steps), no allocation.
  */
 #ifndef TF_PROG_H
 #define TF_PROG_H
