@@ -341,7 +341,7 @@ static const tf_param registry[] = {
        "takes beyond redis.service"},
      TF_DOUBLE(redis_save_extra),
      .source = "0; tfsim compare measures it (saves' round trips against the others')"},
-    {{"redis", "pool_turns", SIM_CFG_INT, "0", 0, 100, NULL, "turns",
+    {{"redis", "pool_turns", SIM_CFG_INT, "2", 0, 100, NULL, "turns",
        "server loop turns each Redis command or pipeline waits before it is sent: redis-py's "
        "asyncio ConnectionPool.get_connection checks the connection with a read under "
        "timeout(0), which suspends the coroutine; the timeout's callback (call_soon) cancels "
@@ -358,6 +358,20 @@ static const tf_param registry[] = {
      .source = "redis-py 6.4.0 asyncio ConnectionPool.get_connection (lock added in 5.3.0, "
                "commit 40e5fc13; redis-py issue 3692 reports the contention under load); "
                "TigerFans pins redis 6.4.0 and hiredis 3.2.1"},
+    {{"redis", "send_turns", SIM_CFG_INT, "0", 0, 100, NULL, "turns",
+       "server loop turns each Redis command or pipeline waits for its send: redis-py sends "
+       "through asyncio.wait_for(..., socket_timeout), which on Python 3.11 and earlier runs "
+       "the write as a task of its own: the write a turn later, the coroutine back two turns "
+       "after it, by when the reply is in and is read at once, so a command takes one turn "
+       "more than without the timeout (the command's CPU runs after these turns); 0: Python "
+       "3.12 and later, which await the send in place"},
+     TF_LONG(redis_send_turns), .live = "0",
+     .source = "redis-py asyncio Connection.send_packed_command (4.3.4 and 6.4.0) with "
+               "TigerFans' socket_timeout=2.0 (server.py _redis_start); CPython 3.11 "
+               "asyncio.wait_for; measured on a busy loop (scripts/cold_paths.py redis-turns, "
+               "Python 3.11.2, redis-py 4.3.4): send 3 turns, a GET 4 without the timeout and 5 "
+               "with it. Debian 12's preset (Python 3.11): 1; TigerFans' Python upstream is not "
+               "stated: 0"},
     {{"redis", "cycle_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
        "the main thread's CPU per event-loop cycle beyond its commands (epoll_wait, "
        "beforeSleep); 0: in redis.service"},

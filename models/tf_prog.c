@@ -45,7 +45,8 @@ static void emit_pg(tf_prog *g, const tf_params *p, const int *q, int nq, int tx
 /* Redis round trips through redis-py's asyncio client: each command (or
  * pipeline) takes a connection from the pool, which checks it with a read
  * under timeout(0): redis.pool_turns loop turns, under the pool's lock with
- * redis.pool_lock (redis-py 5.3.0 and later), then the round trip. */
+ * redis.pool_lock (redis-py 5.3.0 and later), then the round trip, which
+ * Python 3.11's asyncio.wait_for wraps in a task (redis.send_turns). */
 static void emit_redis(tf_prog *g, const tf_params *p, const int *ops, int rts)
 {
     const int lock = p->redis_pool_lock && p->redis_pool_turns > 0;
@@ -56,7 +57,14 @@ static void emit_redis(tf_prog *g, const tf_params *p, const int *ops, int rts)
             emit(g, TF_U_TURNS, (int)p->redis_pool_turns, 0);
         if (lock)
             emit(g, TF_U_RLOCK_REL, 0, 0);
-        /* the check's end (its timeout error unwound), packing, sending */
+        /* asyncio.wait_for's task around the write (redis.send_turns) */
+        if (p->redis_send_turns > 0)
+            emit(g, TF_U_TURNS, (int)p->redis_send_turns, 0);
+        /* the check's end (its timeout error unwound), packing, sending:
+         * after the turns, so that the writes of coroutines whose turns end
+         * together leave one by one, each after its own CPU (a write is a
+         * task step of its own; a turn of no CPU would send them at one
+         * instant, into one Redis cycle) */
         emit(g, TF_U_CPU, TF_PATH_REDIS, p->redis_loop_cpu);
         emit(g, TF_U_REDIS, ops[i], 0);
     }

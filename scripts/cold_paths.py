@@ -12,6 +12,13 @@ ran recently (warm) or not (cold): what server.cold is measured from
       each gap in other Python work instead of asyncio.sleep.
   python3 scripts/cold_paths.py redis-load SOCKET [--clients 1,2,5,10,20] [--gap 2.4] [-n 300]
       the same commands from N coroutines at once: CPU per command.
+  python3 scripts/cold_paths.py redis-turns SOCKET [-n 30] [--parser hiredis|python]
+      how many turns of a busy asyncio loop (each turn 2 ms of other work,
+      so that a round trip fits in one) each step of a redis.asyncio
+      command waits: the pool's get_connection (its connection check), the
+      send, the reply's read, and the whole GET; with socket_timeout unset
+      and 2.0 (TigerFans' setting); medians (what redis.pool_turns and
+      redis.send_turns are measured from).
   python3 scripts/cold_paths.py pg HOST PORT [--gaps ...] [-n 300] [--user postgres]
       BEGIN, UPDATE by key, COMMIT through asyncpg (Debian's
       python3-asyncpg) on one connection, in a table cold_paths it makes
@@ -125,6 +132,76 @@ async def run_redis_load(a):
               % (n, a.gap, (c1 - c0) / cmds * 1e6, cmds / (w1 - w0)))
 
 
+async def run_redis_turns(a):
+    import redis
+    import redis.asyncio as aioredis
+    from redis.utils import HIREDIS_AVAILABLE
+    try:  # redis-py 4.x
+        from redis.asyncio.connection import HiredisParser, PythonParser
+    except ImportError:  # 5.x and later
+        from redis._parsers import _AsyncHiredisParser as HiredisParser
+        from redis._parsers import _AsyncRESP2Parser as PythonParser
+    if a.parser == "hiredis" and not HIREDIS_AVAILABLE:
+        die("python3-hiredis is missing (apt-get install python3-hiredis), or use --parser python")
+    loop = asyncio.get_running_loop()
+    turns = [0]
+
+    def busy_turn():
+        # one callback per loop turn, 2 ms of CPU: a reply is in within a turn
+        turns[0] += 1
+        t = time.perf_counter()
+        while time.perf_counter() - t < 0.002:
+            pass
+        loop.call_soon(busy_turn)
+
+    async def count(pool, what):
+        conn = await pool.get_connection("GET")
+        if what == "get_connection":
+            await pool.release(conn)
+            t0 = turns[0]
+            conn = await pool.get_connection("GET")
+        elif what == "read":
+            await conn.send_command("GET", "k")
+            t0 = turns[0]
+            await conn.read_response()
+        else:  # send, command
+            t0 = turns[0]
+            await conn.send_command("GET", "k")
+            if what == "command":
+                await conn.read_response()
+        n = turns[0] - t0
+        if what == "send":
+            await conn.read_response()
+        await pool.release(conn)
+        return n
+
+    parser = HiredisParser if a.parser == "hiredis" else PythonParser
+    handle = loop.call_soon(busy_turn)
+    for timeout in (None, 2.0):
+        pool = aioredis.ConnectionPool(connection_class=aioredis.UnixDomainSocketConnection,
+                                       path=a.socket, socket_timeout=timeout, parser_class=parser)
+        r = aioredis.Redis(connection_pool=pool)
+        try:
+            await r.set("k", "v")
+        except Exception as e:  # the client's own error types vary by version
+            die(f"redis at {a.socket}: {e}")
+        cells = []
+        for what in ("get_connection", "send", "read"):
+            cells.append("%s %g" % (what, statistics.median([await count(r.connection_pool, what)
+                                                             for _ in range(a.n)])))
+        # the whole command through the client, as TigerFans calls it
+        c = []
+        for _ in range(a.n):
+            t0 = turns[0]
+            await r.get("k")
+            c.append(turns[0] - t0)
+        cells.append("command %g" % statistics.median(c))
+        await pool.disconnect()
+        print("socket_timeout %s: %s (loop turns, medians of %d; python %s, redis-py %s, parser %s)"
+              % (timeout, " ".join(cells), a.n, sys.version.split()[0], redis.__version__, a.parser))
+    handle.cancel()
+
+
 def schedstat(pid):
     with open(f"/proc/{pid}/schedstat") as f:
         return int(f.read().split()[0])
@@ -189,6 +266,10 @@ def main():
     rl.add_argument("--clients", type=lambda t: numbers(t, int), default=[1, 2, 5, 10, 20])
     rl.add_argument("--gap", type=float, default=2.4)
     rl.add_argument("-n", type=int, default=300)
+    rt = sub.add_parser("redis-turns")
+    rt.add_argument("socket")
+    rt.add_argument("-n", type=int, default=30)
+    rt.add_argument("--parser", choices=("hiredis", "python"), default="hiredis")
     p = sub.add_parser("pg")
     p.add_argument("host")
     p.add_argument("port", type=int)
@@ -199,7 +280,8 @@ def main():
     a = ap.parse_args()
     if a.n < 1:
         ap.error("-n must be at least 1")
-    run = {"redis": run_redis, "redis-load": run_redis_load, "pg": run_pg}[a.what]
+    run = {"redis": run_redis, "redis-load": run_redis_load, "redis-turns": run_redis_turns,
+           "pg": run_pg}[a.what]
     asyncio.run(run(a))
     return 0
 

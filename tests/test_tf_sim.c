@@ -441,6 +441,41 @@ static void test_redis_pool_turns(void **state)
     assert_true(c.kind_mean[TF_K_GET] != b.kind_mean[TF_K_GET]);
 }
 
+/* redis.send_turns (Python 3.11's asyncio.wait_for around redis-py's
+ * send): free on an idle loop (concurrency 1: the same run); in a wave of
+ * 16 each command waits the turn more, so the later commands' timings
+ * grow; and the
+ * commands' writes still leave one by one, each after its own CPU: with a
+ * Redis of its own cores (which serves a command as it comes in) the
+ * cycles keep one command each and the I/O threads never start.  (With the
+ * CPU before the send's turn, the coroutines whose turns ended together
+ * sent at one instant: cycles of 8 and more, threaded writes 0.2-0.4 of a
+ * webhook phase at 20.) */
+static void test_redis_send_turns(void **state)
+{
+    (void)state;
+#define SEND_EXTRA(conc, turns, io)                                                            \
+    "[client]\nconcurrency = " conc "\n[host]\nredis_on_host = false\n"                      \
+    "[postgres]\nloop_cpu_query = 50us\n[redis]\nio_threads = " io "\npool_turns = 2\n"      \
+    "pool_lock = false\nsend_turns = " turns "\nloop_cpu = 20us\n[server]\ncpu_webhook = 300us\n"
+    tf_out a, b;
+    run_with(WEBHOOK_BASE, SEND_EXTRA("1", "0", "1"), &a);
+    run_with(WEBHOOK_BASE, SEND_EXTRA("1", "1", "1"), &b);
+    assert_true(a.phase[TF_WEBHOOK].throughput == b.phase[TF_WEBHOOK].throughput);
+    assert_true(a.kind_mean[TF_K_GET] == b.kind_mean[TF_K_GET]);
+    run_with(WEBHOOK_BASE, SEND_EXTRA("16", "0", "1"), &a);
+    run_with(WEBHOOK_BASE, SEND_EXTRA("16", "1", "1"), &b);
+    print_message("remove_pending at 16: %.1f us, with the send's turn %.1f us\n",
+                  a.kind_mean[TF_K_REMOVE] * 1e6, b.kind_mean[TF_K_REMOVE] * 1e6);
+    /* 644 -> 814 us (seed 5); the get, the wave's first command, when
+     * every coroutine is at the same step, does not change (2619 us) */
+    assert_true(b.kind_mean[TF_K_REMOVE] > 1.1 * a.kind_mean[TF_K_REMOVE]);
+    run_with(WEBHOOK_BASE, SEND_EXTRA("16", "1", "4"), &b);
+    print_message("threaded writes at 16, io-threads 4: %g\n", b.redis_threaded_writes);
+    assert_true(b.redis_threaded_writes == 0);
+#undef SEND_EXTRA
+}
+
 /* redis.wake_wait: webhooks in waves of 16 whose loop runs 200 us of CPU
  * between two Redis commands, each served in 10 us, Redis on the host.
  * With wake_wait 1 every wake-up of the main thread waits for the next
@@ -641,6 +676,7 @@ int main(void)
         cmocka_unit_test(test_component_units),
         cmocka_unit_test(test_redis_io_threads),
         cmocka_unit_test(test_redis_pool_turns),
+        cmocka_unit_test(test_redis_send_turns),
     };
     return cmocka_run_group_tests_name("tf_sim", tests, NULL, NULL);
 }

@@ -465,9 +465,9 @@ static int run(val_live *e, unsigned i, sim_err *err)
         case TF_U_TURNS:
         case TF_U_RLOCK_ACQ:
         case TF_U_RLOCK_REL:
-            /* redis-py's connection check: the driver's hiredis client
-             * sends at once (tfsim compare simulates it with
-             * redis.pool_turns = 0) */
+            /* redis-py's connection check and send turns: the driver's
+             * hiredis client sends at once (tfsim compare simulates it
+             * with redis.pool_turns = 0 and redis.send_turns = 0) */
             continue;
         case TF_U_END:
             client_done(e, i);

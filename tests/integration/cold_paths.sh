@@ -19,3 +19,22 @@ expect 2 "cold_paths redis: no server" -- $PY scripts/cold_paths.py redis "$tmp/
 expect_err "redis at .*no.sock" "cold_paths names the socket it could not reach"
 expect 2 "cold_paths: bad gaps" -- $PY scripts/cold_paths.py redis "$TFSIM_REDIS_SOCKET" --gaps 1,x
 expect_err "is not a list of numbers" "cold_paths: bad gaps message"
+# redis-turns: the loop turns of redis-py's steps (what redis.pool_turns and
+# redis.send_turns are measured from).  Exact where no I/O is waited for:
+# the pool's connection check is 2 turns (a read under timeout(0), cancelled
+# by a call_soon callback); the send with socket_timeout is 3 turns on
+# Python 3.11 and earlier (asyncio.wait_for's task) and 0 from 3.12 (and 0
+# without a timeout).  The read and the whole command depend on when the
+# reply comes in (by hand, quiet: command 4 without the timeout, 5 with it
+# on 3.11; while the machine was busy 4 and 6): only that the timeout never
+# saves a turn is asserted.
+for parser in hiredis python; do
+    expect 0 "cold_paths redis-turns ($parser)" -- $PY scripts/cold_paths.py redis-turns "$TFSIM_REDIS_SOCKET" -n 15 --parser $parser
+    awk -v old="$($PY -c 'import sys; print(int(sys.version_info < (3, 12)))')" '
+        /^socket_timeout None: get_connection 2 send 0 read [0-9]+ command [0-9]+ \(loop turns, medians of 15; python .*, redis-py .*, parser / { n0 = $10 }
+        /^socket_timeout 2.0: get_connection 2 send [03] read [0-9]+ command [0-9]+ \(loop turns/ { s2 = $6; n2 = $10 }
+        END { exit !(n0 > 0 && n2 != "" && s2 == (old ? 3 : 0) && n2 >= n0) }' "$tmp/out" &&
+        ok || { bad "cold_paths redis-turns ($parser): check 2 turns, send 3 (3.11) or 0, the timeout no fewer turns"; sed 's/^/    /' "$tmp/out"; }
+done
+expect 2 "cold_paths redis-turns: no server" -- $PY scripts/cold_paths.py redis-turns "$tmp/no.sock" -n 1
+expect_err "redis at .*no.sock" "cold_paths redis-turns names the socket it could not reach"
