@@ -13,6 +13,15 @@ static void emit(tf_prog *g, int code, int arg, double cpu)
     g->u[g->n++] = (tf_uop){code, arg, cpu};
 }
 
+/* A round trip to a backend (PostgreSQL, Redis, TigerBeetle), then the
+ * loop turns its reply takes to reach the coroutine (server.io_turns). */
+static void emit_io(tf_prog *g, const tf_params *p, int code, int arg)
+{
+    emit(g, code, arg, 0);
+    if (p->io_turns > 0)
+        emit(g, TF_U_TURNS, (int)p->io_turns, 0);
+}
+
 /* A PostgreSQL session behind the DB gate: pool checkout with pre-ping,
  * then the statements, inside BEGIN ... COMMIT when txn is set (a read
  * runs without a transaction block). */
@@ -23,19 +32,19 @@ static void emit_pg(tf_prog *g, const tf_params *p, const int *q, int nq, int tx
     emit(g, TF_U_POOL_ACQ, 0, 0);
     if (p->pre_ping) {
         emit(g, TF_U_CPU, TF_PATH_PG, p->pg_loop_cpu_query);
-        emit(g, TF_U_PG, TF_Q_PING, 0);
+        emit_io(g, p, TF_U_PG, TF_Q_PING);
     }
     if (txn) {
         emit(g, TF_U_CPU, TF_PATH_PG, p->pg_loop_cpu_query);
-        emit(g, TF_U_PG, TF_Q_BEGIN, 0);
+        emit_io(g, p, TF_U_PG, TF_Q_BEGIN);
     }
     for (int i = 0; i < nq; i++) {
         emit(g, TF_U_CPU, TF_PATH_PG, p->pg_loop_cpu_query);
-        emit(g, TF_U_PG, q[i], 0);
+        emit_io(g, p, TF_U_PG, q[i]);
     }
     if (txn) {
         emit(g, TF_U_CPU, TF_PATH_PG, p->pg_loop_cpu_query);
-        emit(g, TF_U_PG, TF_Q_COMMIT, 0);
+        emit_io(g, p, TF_U_PG, TF_Q_COMMIT);
     }
     emit(g, TF_U_POOL_REL, 0, 0);
     emit(g, TF_U_GATE_REL, 0, 0);
@@ -66,7 +75,7 @@ static void emit_redis(tf_prog *g, const tf_params *p, const int *ops, int rts)
          * task step of its own; a turn of no CPU would send them at one
          * instant, into one Redis cycle) */
         emit(g, TF_U_CPU, TF_PATH_REDIS, p->redis_loop_cpu);
-        emit(g, TF_U_REDIS, ops[i], 0);
+        emit_io(g, p, TF_U_REDIS, ops[i]);
     }
 }
 
@@ -75,7 +84,7 @@ static void emit_hold(tf_prog *g, const tf_params *p)
     emit(g, TF_U_KB, TF_K_HOLD, 0);
     if (p->accounting == TF_TB) {
         emit(g, TF_U_CPU, TF_PATH_TB, p->tb_loop_cpu);
-        emit(g, TF_U_TB, 2, 0);
+        emit_io(g, p, TF_U_TB, 2);
     } else {
         static const int q[] = {TF_Q_LOCK_TICKET, TF_Q_SUM, TF_Q_SUM, TF_Q_INSERT_TICKET,
                                 TF_Q_LOCK_GOODIE, TF_Q_SUM, TF_Q_SUM, TF_Q_INSERT_GOODIE};
@@ -89,7 +98,7 @@ static void emit_commit_order(tf_prog *g, const tf_params *p, int holds)
     emit(g, TF_U_KB, TF_K_COMMIT_ORDER, 0);
     if (p->accounting == TF_TB) {
         emit(g, TF_U_CPU, TF_PATH_TB, p->tb_loop_cpu);
-        emit(g, TF_U_TB, holds, 0);
+        emit_io(g, p, TF_U_TB, holds);
     } else {
         /* one UPDATE posts the order's pending holds (one or both): the
          * measured commit_order time is the same for the webhook (ticket

@@ -77,7 +77,7 @@ typedef struct tf_uop {
     double cpu;
 } tf_uop;
 
-#define TF_PROG_MAX 96
+#define TF_PROG_MAX 192
 typedef struct tf_prog {
     tf_uop u[TF_PROG_MAX];
     int n;

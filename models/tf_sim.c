@@ -682,7 +682,10 @@ TF_HOT void step(tfs *T, req *r, int on_loop)
         case TF_U_TURNS:
             assert(u->arg > 0);
             r->sturns = u->arg;
-            loop_run(&w->lp, r, 0, server_turn, 0, 0);
+            /* a reply's turns (server.io_turns): the loop is as awake as
+             * the burst after the reply would have found it */
+            loop_run(&w->lp, r, 0, server_turn, 0, r->awake);
+            r->awake = 0;
             return;
         case TF_U_RLOCK_ACQ:
             /* a waiter resumes at the back of the loop's queue (sem_granted) */

@@ -5,6 +5,7 @@
 
 #include "models/mdl.h"
 #include "models/tf_params.h"
+#include "models/tf_prog.h"
 #include "models/tf_sim.h"
 #include "sim/sim_rng.h"
 
@@ -476,6 +477,64 @@ static void test_redis_send_turns(void **state)
 #undef SEND_EXTRA
 }
 
+/* server.io_turns (the passes a reply takes to reach its coroutine): free
+ * on an idle loop (concurrency 1: the same run); with 16 checkouts in a
+ * window, whose loop always has other requests' bursts queued, each of the
+ * hold's round trips waits them: 20.9 -> 32.8 ms (seed 5).  (In a wave of
+ * webhooks, all at the same step, the turns mostly reorder the wave.) */
+static void test_io_turns(void **state)
+{
+    (void)state;
+#define IO_EXTRA(conc, turns)                                                                 \
+    "[client]\nphases = checkout\nconcurrency = " conc "\n[host]\nredis_on_host = false\n"  \
+    "[postgres]\nloop_cpu_query = 50us\n[redis]\nio_threads = 1\n[server]\ncpu_request = 300us\n" \
+    "io_turns = " turns "\n"
+    tf_out a, b;
+    run_with(WEBHOOK_BASE, IO_EXTRA("1", "0"), &a);
+    run_with(WEBHOOK_BASE, IO_EXTRA("1", "2"), &b);
+    assert_true(a.phase[TF_CHECKOUT].throughput == b.phase[TF_CHECKOUT].throughput);
+    assert_true(a.kind_mean[TF_K_HOLD] == b.kind_mean[TF_K_HOLD]);
+    run_with(WEBHOOK_BASE, IO_EXTRA("16", "0"), &a);
+    run_with(WEBHOOK_BASE, IO_EXTRA("16", "2"), &b);
+#undef IO_EXTRA
+    print_message("hold at 16: %.1f us, with the replies' turns %.1f us\n", a.kind_mean[TF_K_HOLD] * 1e6,
+                  b.kind_mean[TF_K_HOLD] * 1e6);
+    assert_true(b.kind_mean[TF_K_HOLD] > 1.1 * a.kind_mean[TF_K_HOLD]);
+}
+
+/* Every architecture's programs fit TF_PROG_MAX with every optional step
+ * on (pre-ping, redis-py's turns and lock, the replies' turns), and end
+ * with TF_U_END: no config can overflow a program (tf_prog_build asserts). */
+static void test_longest_programs(void **state)
+{
+    (void)state;
+    static const char *const acc[] = {"pg", "tb"}, *const pay[] = {"pg", "redis"};
+    int longest = 0;
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++) {
+            char text[512];
+            snprintf(text, sizeof text,
+                     "[architecture]\naccounting = %s\npayments = %s\n[postgres]\npre_ping = true\n"
+                     "[redis]\npool_turns = 100\npool_lock = true\nsend_turns = 100\n"
+                     "[server]\nio_turns = 100\n",
+                     acc[a], pay[b]);
+            tf_params p;
+            sim_err err;
+            if (params_from(text, &p, &err))
+                fail_msg("%s", err.msg);
+            tf_prog g[TF_EP_N];
+            tf_prog_build(g, &p);
+            for (int ep = 0; ep < TF_EP_N; ep++) {
+                assert_true(g[ep].n > 0 && g[ep].n <= TF_PROG_MAX);
+                assert_int_equal(g[ep].u[g[ep].n - 1].code, TF_U_END);
+                if (g[ep].n > longest)
+                    longest = g[ep].n;
+            }
+            tf_params_fini(&p);
+        }
+    print_message("longest program: %d steps of %d\n", longest, TF_PROG_MAX);
+}
+
 /* redis.wake_wait: webhooks in waves of 16 whose loop runs 200 us of CPU
  * between two Redis commands, each served in 10 us, Redis on the host.
  * With wake_wait 1 every wake-up of the main thread waits for the next
@@ -677,6 +736,8 @@ int main(void)
         cmocka_unit_test(test_redis_io_threads),
         cmocka_unit_test(test_redis_pool_turns),
         cmocka_unit_test(test_redis_send_turns),
+        cmocka_unit_test(test_io_turns),
+        cmocka_unit_test(test_longest_programs),
     };
     return cmocka_run_group_tests_name("tf_sim", tests, NULL, NULL);
 }
