@@ -187,8 +187,9 @@ static const tf_param registry[] = {
        "task with call_soon, another pass; 0: the reply joins the queue when it arrives"},
      TF_LONG(io_turns), .live = "0",
      .source = "asyncio base_events _run_once (poll between passes) and the protocols' "
-               "futures; measured on a busy loop (2 ms per turn): an asyncpg round trip 3 "
-               "turns, asyncio.sleep(0) 1 (Python 3.11.2, asyncpg 0.27.0)"},
+               "futures; measured on a busy loop (2 ms per turn; scripts/cold_paths.py "
+               "pg-turns): an asyncpg round trip 3 turns, asyncio.sleep(0) 1 (Python 3.11.2, "
+               "asyncpg 0.27.0); 0: with 1 or 2 the live predictions get worse (README)"},
     {{"server", "cold", SIM_CFG_NUM, "0", 0, 100, NULL, "factor",
        "code-path warmth: a CPU step of a code path (the endpoint's own, SQLAlchemy, "
        "redis-py, the TigerBeetle client) costs its CPU times 1 + cold x (1 - exp(-gap / "
@@ -378,9 +379,9 @@ static const tf_param registry[] = {
      .source = "redis-py asyncio Connection.send_packed_command (4.3.4 and 6.4.0) with "
                "TigerFans' socket_timeout=2.0 (server.py _redis_start); CPython 3.11 "
                "asyncio.wait_for; measured on a busy loop (scripts/cold_paths.py redis-turns, "
-               "Python 3.11.2, redis-py 4.3.4): send 3 turns, a GET 4 without the timeout and 5 "
-               "with it. Debian 12's preset (Python 3.11): 1; TigerFans' Python upstream is not "
-               "stated: 0"},
+               "Python 3.11.2, redis-py 4.3.4): send 3 turns, a GET 4-5 without the timeout "
+               "and 5-6 with it, one more run by run. Debian 12's preset (Python 3.11): 1; "
+               "TigerFans' Python upstream is not stated: 0"},
     {{"redis", "cycle_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
        "the main thread's CPU per event-loop cycle beyond its commands (epoll_wait, "
        "beforeSleep); 0: in redis.service"},

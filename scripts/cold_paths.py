@@ -19,6 +19,9 @@ ran recently (warm) or not (cold): what server.cold is measured from
       send, the reply's read, and the whole GET; with socket_timeout unset
       and 2.0 (TigerFans' setting); medians (what redis.pool_turns and
       redis.send_turns are measured from).
+  python3 scripts/cold_paths.py pg-turns HOST PORT [-n 30] [--user postgres]
+      the same busy loop: the turns of asyncio.sleep(0), of an asyncpg
+      fetchval and of an UPDATE (what server.io_turns is measured from).
   python3 scripts/cold_paths.py pg HOST PORT [--gaps ...] [-n 300] [--user postgres]
       BEGIN, UPDATE by key, COMMIT through asyncpg (Debian's
       python3-asyncpg) on one connection, in a table cold_paths it makes
@@ -132,6 +135,61 @@ async def run_redis_load(a):
               % (n, a.gap, (c1 - c0) / cmds * 1e6, cmds / (w1 - w0)))
 
 
+def busy_loop():
+    """One callback per loop turn, each 2 ms of CPU (a reply on this machine
+    is in within a turn): returns the turn counter and the callback's
+    handle."""
+    loop = asyncio.get_running_loop()
+    turns = [0]
+    state = {}
+
+    def busy_turn():
+        turns[0] += 1
+        t = time.perf_counter()
+        while time.perf_counter() - t < 0.002:
+            pass
+        state["h"] = loop.call_soon(busy_turn)
+
+    state["h"] = loop.call_soon(busy_turn)
+
+    class Handle:
+        def cancel(self):
+            state["h"].cancel()
+    return turns, Handle()
+
+
+async def count_turns(turns, n, fn):
+    """Median of the turns one await of fn() takes, over n."""
+    c = []
+    for _ in range(n):
+        t0 = turns[0]
+        await fn()
+        c.append(turns[0] - t0)
+    return statistics.median(c)
+
+
+async def run_pg_turns(a):
+    try:
+        import asyncpg
+    except ImportError:
+        die("python3-asyncpg is missing (apt-get install python3-asyncpg)")
+    try:
+        c = await asyncpg.connect(host=a.host, port=a.port, user=a.user, database=a.database)
+    except (OSError, asyncpg.PostgresError) as e:
+        die(f"postgres at {a.host}:{a.port}: {e}")
+    await c.execute("create temp table pg_turns (id int primary key, v int); "
+                    "insert into pg_turns values (1, 0)")
+    turns, handle = busy_loop()
+    cells = ["sleep(0) %g" % await count_turns(turns, a.n, lambda: asyncio.sleep(0)),
+             "fetchval %g" % await count_turns(turns, a.n, lambda: c.fetchval("select 1")),
+             "update %g" % await count_turns(
+                 turns, a.n, lambda: c.execute("update pg_turns set v = v + 1 where id = 1"))]
+    handle.cancel()
+    await c.close()
+    print("%s (loop turns, medians of %d; python %s, asyncpg %s)"
+          % (" ".join(cells), a.n, sys.version.split()[0], asyncpg.__version__))
+
+
 async def run_redis_turns(a):
     import redis
     import redis.asyncio as aioredis
@@ -143,16 +201,7 @@ async def run_redis_turns(a):
         from redis._parsers import _AsyncRESP2Parser as PythonParser
     if a.parser == "hiredis" and not HIREDIS_AVAILABLE:
         die("python3-hiredis is missing (apt-get install python3-hiredis), or use --parser python")
-    loop = asyncio.get_running_loop()
-    turns = [0]
-
-    def busy_turn():
-        # one callback per loop turn, 2 ms of CPU: a reply is in within a turn
-        turns[0] += 1
-        t = time.perf_counter()
-        while time.perf_counter() - t < 0.002:
-            pass
-        loop.call_soon(busy_turn)
+    turns, handle = busy_loop()
 
     async def count(pool, what):
         conn = await pool.get_connection("GET")
@@ -176,7 +225,6 @@ async def run_redis_turns(a):
         return n
 
     parser = HiredisParser if a.parser == "hiredis" else PythonParser
-    handle = loop.call_soon(busy_turn)
     for timeout in (None, 2.0):
         pool = aioredis.ConnectionPool(connection_class=aioredis.UnixDomainSocketConnection,
                                        path=a.socket, socket_timeout=timeout, parser_class=parser)
@@ -190,12 +238,7 @@ async def run_redis_turns(a):
             cells.append("%s %g" % (what, statistics.median([await count(r.connection_pool, what)
                                                              for _ in range(a.n)])))
         # the whole command through the client, as TigerFans calls it
-        c = []
-        for _ in range(a.n):
-            t0 = turns[0]
-            await r.get("k")
-            c.append(turns[0] - t0)
-        cells.append("command %g" % statistics.median(c))
+        cells.append("command %g" % await count_turns(turns, a.n, lambda: r.get("k")))
         await pool.disconnect()
         print("socket_timeout %s: %s (loop turns, medians of %d; python %s, redis-py %s, parser %s)"
               % (timeout, " ".join(cells), a.n, sys.version.split()[0], redis.__version__, a.parser))
@@ -270,6 +313,12 @@ def main():
     rt.add_argument("socket")
     rt.add_argument("-n", type=int, default=30)
     rt.add_argument("--parser", choices=("hiredis", "python"), default="hiredis")
+    pt = sub.add_parser("pg-turns")
+    pt.add_argument("host")
+    pt.add_argument("port", type=int)
+    pt.add_argument("-n", type=int, default=30)
+    pt.add_argument("--user", default="postgres")
+    pt.add_argument("--database", default="postgres")
     p = sub.add_parser("pg")
     p.add_argument("host")
     p.add_argument("port", type=int)
@@ -281,7 +330,7 @@ def main():
     if a.n < 1:
         ap.error("-n must be at least 1")
     run = {"redis": run_redis, "redis-load": run_redis_load, "redis-turns": run_redis_turns,
-           "pg": run_pg}[a.what]
+           "pg": run_pg, "pg-turns": run_pg_turns}[a.what]
     asyncio.run(run(a))
     return 0
 

@@ -38,3 +38,11 @@ for parser in hiredis python; do
 done
 expect 2 "cold_paths redis-turns: no server" -- $PY scripts/cold_paths.py redis-turns "$tmp/no.sock" -n 1
 expect_err "redis at .*no.sock" "cold_paths redis-turns names the socket it could not reach"
+# pg-turns: on the same busy loop asyncio.sleep(0) is exactly one turn and
+# an asyncpg round trip at least two (the poll, the protocol's callback,
+# the task's wake-up: 3 by hand); what server.io_turns is measured from
+expect 0 "cold_paths pg-turns" -- $PY scripts/cold_paths.py pg-turns "$TFSIM_PG_HOST" "$TFSIM_PG_PORT" -n 15
+awk '/^sleep\(0\) 1 fetchval [0-9]+ update [0-9]+ \(loop turns, medians of 15; python .*, asyncpg .*\)$/ && $4 >= 2 && $6 >= 2 { n++ }
+     END { exit n != 1 }' "$tmp/out" && ok || { bad "cold_paths pg-turns: sleep(0) 1 turn, a round trip 2 or more"; sed 's/^/    /' "$tmp/out"; }
+expect 2 "cold_paths pg-turns: no server" -- $PY scripts/cold_paths.py pg-turns 127.0.0.1 1 -n 1
+expect_err "postgres at 127.0.0.1:1" "cold_paths pg-turns names the server it could not reach"
