@@ -90,6 +90,7 @@ typedef struct tf_params {
     double cpu_split;            /* fraction of cpu_request before the first await */
     double crowding;             /* relative step cost growth per live task on the loop */
     double wake_cpu;             /* extra CPU of a burst that finds its loop idle */
+    long io_turns;               /* loop turns a backend's reply takes to reach its coroutine */
     double cold, cold_tau;       /* code-path warmth: a path's CPU times 1 + cold (1 - e^(-gap/tau)) */
     sim_dist cpu_shape;          /* multiplier distribution for CPU steps (mean 1) */
 
@@ -125,8 +126,7 @@ typedef struct tf_params {
     double redis_save_extra;     /* a save's server time beyond redis_service */
     long redis_pool_turns;       /* loop turns of redis-py's connection check per command */
     int redis_pool_lock;         /* the check runs under the pool's asyncio.Lock */
-    long redis_send_turns;
-    long io_turns;               /* loop turns a backend's reply takes to reach its coroutine */       /* loop turns of asyncio.wait_for around the send (Python 3.11) */
+    long redis_send_turns;       /* loop turns of asyncio.wait_for around the send (Python 3.11) */
     double redis_cycle_cpu;      /* main thread CPU per event-loop cycle beyond its commands */
     long redis_io_threads;       /* io-threads, the main thread included (1: none) */
     int redis_io_do_reads;       /* io-threads-do-reads */
