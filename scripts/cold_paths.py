@@ -135,6 +135,17 @@ async def run_redis_load(a):
               % (n, a.gap, (c1 - c0) / cmds * 1e6, cmds / (w1 - w0)))
 
 
+async def pg_client(a):
+    try:
+        import asyncpg
+    except ImportError:
+        die("python3-asyncpg is missing (apt-get install python3-asyncpg)")
+    try:
+        return await asyncpg.connect(host=a.host, port=a.port, user=a.user, database=a.database)
+    except (OSError, asyncpg.PostgresError) as e:
+        die(f"postgres at {a.host}:{a.port}: {e}")
+
+
 def busy_loop():
     """One callback per loop turn, each 2 ms of CPU (a reply on this machine
     is in within a turn): returns the turn counter and the callback's
@@ -169,14 +180,7 @@ async def count_turns(turns, n, fn):
 
 
 async def run_pg_turns(a):
-    try:
-        import asyncpg
-    except ImportError:
-        die("python3-asyncpg is missing (apt-get install python3-asyncpg)")
-    try:
-        c = await asyncpg.connect(host=a.host, port=a.port, user=a.user, database=a.database)
-    except (OSError, asyncpg.PostgresError) as e:
-        die(f"postgres at {a.host}:{a.port}: {e}")
+    c = await pg_client(a)
     await c.execute("create temp table pg_turns (id int primary key, v int); "
                     "insert into pg_turns values (1, 0)")
     turns, handle = busy_loop()
@@ -187,7 +191,7 @@ async def run_pg_turns(a):
     handle.cancel()
     await c.close()
     print("%s (loop turns, medians of %d; python %s, asyncpg %s)"
-          % (" ".join(cells), a.n, sys.version.split()[0], asyncpg.__version__))
+          % (" ".join(cells), a.n, sys.version.split()[0], sys.modules["asyncpg"].__version__))
 
 
 async def run_redis_turns(a):
@@ -251,14 +255,7 @@ def schedstat(pid):
 
 
 async def run_pg(a):
-    try:
-        import asyncpg
-    except ImportError:
-        die("python3-asyncpg is missing (apt-get install python3-asyncpg)")
-    try:
-        c = await asyncpg.connect(host=a.host, port=a.port, user=a.user, database=a.database)
-    except (OSError, asyncpg.PostgresError) as e:
-        die(f"postgres at {a.host}:{a.port}: {e}")
+    c = await pg_client(a)
     # a logged table (its COMMIT flushes WAL, as TigerFans' do), dropped at the end
     await c.execute("drop table if exists cold_paths; "
                     "create table cold_paths (id int primary key, v int); "
