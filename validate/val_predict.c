@@ -61,6 +61,20 @@ static void note(val_prediction *p, const char *fmt, ...)
 }
 
 
+/* A key's value as cfg sets it, else the registry's default (static or
+ * cfg-owned storage). */
+static const char *cfg_or_default(const sim_cfg *cfg, const char *section, const char *key)
+{
+    const sim_cfg_entry *e = sim_cfg_find(cfg, section, key);
+    if (e)
+        return e->value;
+    char full[64];
+    snprintf(full, sizeof full, "%s.%s", section, key);
+    const tf_param *r = tf_params_find(full);
+    assert(r && r->k.def);
+    return r->k.def;
+}
+
 /* ---- progress: each step maps its share onto a slice of the bar ---- */
 
 typedef struct slice {
@@ -614,6 +628,16 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
                 "with Debian 12's python3-httpx add --config configs/tigerfans/client_debian12.ini "
                 "--calibrate (its pool, client.httpcore = 0.16, throttles far less)");
     if (!strcmp(ta->payments, "redis")) {
+        int lock = 0;
+        sim_parse_bool(cfg_or_default(b->cfg, "redis", "pool_lock"), &lock, NULL);
+        note(p, "redis-py: each Redis command waits %s loop turns of the pool's connection check "
+                "(redis.pool_turns)%s, then %s of its send (redis.send_turns: 1 on Python 3.11, "
+                "whose asyncio.wait_for runs TigerFans' send with socket_timeout as a task; 0 on "
+                "3.12 and later: set it to the server's Python)",
+             cfg_or_default(b->cfg, "redis", "pool_turns"),
+             lock ? " under the pool's lock (redis-py 5.3.0 and later, TigerFans' 6.4.0)"
+                  : " outside the pool's lock (redis-py 4.3.4, Debian 12)",
+             cfg_or_default(b->cfg, "redis", "send_turns"));
         const sim_cfg_entry *rh = sim_cfg_find(b->cfg, "host", "redis_on_host");
         int on = 0;
         if (rh)
