@@ -445,13 +445,11 @@ static void test_redis_pool_turns(void **state)
 /* redis.send_turns (Python 3.11's asyncio.wait_for around redis-py's
  * send): free on an idle loop (concurrency 1: the same run); in a wave of
  * 16 each command waits the turn more, so the later commands' timings
- * grow; and the
- * commands' writes still leave one by one, each after its own CPU: with a
- * Redis of its own cores (which serves a command as it comes in) the
- * cycles keep one command each and the I/O threads never start.  (With the
- * CPU before the send's turn, the coroutines whose turns ended together
- * sent at one instant: cycles of 8 and more, threaded writes 0.2-0.4 of a
- * webhook phase at 20.) */
+ * grow; and with a Redis of its own cores (which serves a command as it
+ * comes in) the turns start no I/O threads.  (This scenario does not tell
+ * where the send's turn sits against the command's CPU; the run in
+ * tests/cli/redis_bench.sh does: with the CPU before the turn the
+ * coroutines whose turns ended together wrote at one instant.) */
 static void test_redis_send_turns(void **state)
 {
     (void)state;
@@ -502,9 +500,10 @@ static void test_io_turns(void **state)
     assert_true(b.kind_mean[TF_K_HOLD] > 1.1 * a.kind_mean[TF_K_HOLD]);
 }
 
-/* Every architecture's programs fit TF_PROG_MAX with every optional step
- * on (pre-ping, redis-py's turns and lock, the replies' turns), and end
- * with TF_U_END: no config can overflow a program (tf_prog_build asserts). */
+/* The programs of every PostgreSQL / TigerBeetle x PostgreSQL / Redis
+ * architecture fit TF_PROG_MAX with every optional step on (pre-ping,
+ * redis-py's turns and lock, the replies' turns), and end with TF_U_END:
+ * no config can overflow a program (tf_prog_build asserts). */
 static void test_longest_programs(void **state)
 {
     (void)state;
