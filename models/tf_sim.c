@@ -589,6 +589,23 @@ static void tb_batch_done(void *ctx, unsigned items, double latency)
 
 /* ---- interpreter ---- */
 
+/* The worker's semaphore a TF_U_*_ACQ / _REL step takes or gives back:
+ * the DB gate, the SQLAlchemy pool, redis-py's pool lock. */
+static inline sim_sem *worker_sem(worker *w, int code)
+{
+    switch (code) {
+    case TF_U_GATE_ACQ:
+    case TF_U_GATE_REL:
+        return &w->gate;
+    case TF_U_POOL_ACQ:
+    case TF_U_POOL_REL:
+        return &w->pool;
+    default:
+        assert(code == TF_U_RLOCK_ACQ || code == TF_U_RLOCK_REL);
+        return &w->rlock;
+    }
+}
+
 static void sem_granted(sim *s, void *obj)
 {
     req *r = obj;
@@ -643,18 +660,16 @@ TF_HOT void step(tfs *T, req *r, int on_loop)
         r->pc++;
         switch (u->code) {
         case TF_U_GATE_ACQ:
-            if (!sim_sem_acquire(&w->gate, &T->s, r, sem_granted))
-                return;
-            continue;
         case TF_U_POOL_ACQ:
-            if (!sim_sem_acquire(&w->pool, &T->s, r, sem_granted))
+        case TF_U_RLOCK_ACQ:
+            /* a waiter resumes at the back of the loop's queue (sem_granted) */
+            if (!sim_sem_acquire(worker_sem(w, u->code), &T->s, r, sem_granted))
                 return;
             continue;
         case TF_U_GATE_REL:
-            sim_sem_release(&w->gate, &T->s);
-            continue;
         case TF_U_POOL_REL:
-            sim_sem_release(&w->pool, &T->s);
+        case TF_U_RLOCK_REL:
+            sim_sem_release(worker_sem(w, u->code), &T->s);
             continue;
         case TF_U_PG:
             sim_after(&T->s, p->net_rtt / 2, 0, pg_arrive, r);
@@ -687,14 +702,6 @@ TF_HOT void step(tfs *T, req *r, int on_loop)
             loop_run(&w->lp, r, 0, server_turn, 0, r->awake);
             r->awake = 0;
             return;
-        case TF_U_RLOCK_ACQ:
-            /* a waiter resumes at the back of the loop's queue (sem_granted) */
-            if (!sim_sem_acquire(&w->rlock, &T->s, r, sem_granted))
-                return;
-            continue;
-        case TF_U_RLOCK_REL:
-            sim_sem_release(&w->rlock, &T->s);
-            continue;
         case TF_U_END:
             w->lp.live--;
             client_done(T, r);

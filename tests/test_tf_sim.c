@@ -392,6 +392,21 @@ static void test_redis_on_host(void **state)
     "[redis]\nservice = 10us\nloop_cpu = 5us\n" \
     "[host]\ncores = 2\nredis_on_host = true\n"
 
+/* The loop-turn tests' scenario (seed 5): WEBHOOK_BASE's phase `phases`
+ * at concurrency conc, Redis on cores of its own, 50 us of loop CPU per
+ * PostgreSQL statement, and the [redis] and [server] keys given. */
+static void run_turns(const char *phases, long conc, const char *redis, const char *server,
+                      tf_out *o)
+{
+    char text[1024];
+    int n = snprintf(text, sizeof text,
+                     "[client]\nphases = %s\nconcurrency = %ld\n[host]\nredis_on_host = false\n"
+                     "[postgres]\nloop_cpu_query = 50us\n[redis]\n%s[server]\n%s",
+                     phases, conc, redis, server);
+    assert_true(n > 0 && (size_t)n < sizeof text);
+    run_with(WEBHOOK_BASE, text, o);
+}
+
 static void test_redis_io_threads(void **state)
 {
     (void)state;
@@ -421,19 +436,15 @@ static void test_redis_io_threads(void **state)
 static void test_redis_pool_turns(void **state)
 {
     (void)state;
-#define TURNS_EXTRA(conc, turns, lock)                                                      \
-    "[client]\nconcurrency = " conc "\n[host]\nredis_on_host = false\n"                   \
-    "[postgres]\nloop_cpu_query = 50us\n[redis]\nio_threads = 1\npool_turns = " turns "\n" \
-    "pool_lock = " lock "\n[server]\ncpu_webhook = 300us\n"
+    static const char web[] = "cpu_webhook = 300us\n";
     tf_out a, b, c;
-    run_with(WEBHOOK_BASE, TURNS_EXTRA("1", "0", "false"), &a);
-    run_with(WEBHOOK_BASE, TURNS_EXTRA("1", "2", "true"), &b);
+    run_turns("webhook", 1, "io_threads = 1\npool_turns = 0\npool_lock = false\n", web, &a);
+    run_turns("webhook", 1, "io_threads = 1\npool_turns = 2\npool_lock = true\n", web, &b);
     assert_true(a.phase[TF_WEBHOOK].throughput == b.phase[TF_WEBHOOK].throughput);
     assert_true(a.kind_mean[TF_K_GET] == b.kind_mean[TF_K_GET]);
-    run_with(WEBHOOK_BASE, TURNS_EXTRA("16", "0", "false"), &a);
-    run_with(WEBHOOK_BASE, TURNS_EXTRA("16", "2", "false"), &b);
-    run_with(WEBHOOK_BASE, TURNS_EXTRA("16", "2", "true"), &c);
-#undef TURNS_EXTRA
+    run_turns("webhook", 16, "io_threads = 1\npool_turns = 0\npool_lock = false\n", web, &a);
+    run_turns("webhook", 16, "io_threads = 1\npool_turns = 2\npool_lock = false\n", web, &b);
+    run_turns("webhook", 16, "io_threads = 1\npool_turns = 2\npool_lock = true\n", web, &c);
     print_message("get at 16: %.1f us, turns %.1f us, with the lock %.1f us\n",
                   a.kind_mean[TF_K_GET] * 1e6, b.kind_mean[TF_K_GET] * 1e6, c.kind_mean[TF_K_GET] * 1e6);
     /* 2330 -> 2408 us (seed 5): the turns wait behind the wave's bursts */
@@ -453,26 +464,25 @@ static void test_redis_pool_turns(void **state)
 static void test_redis_send_turns(void **state)
 {
     (void)state;
-#define SEND_EXTRA(conc, turns, io)                                                            \
-    "[client]\nconcurrency = " conc "\n[host]\nredis_on_host = false\n"                      \
-    "[postgres]\nloop_cpu_query = 50us\n[redis]\nio_threads = " io "\npool_turns = 2\n"      \
-    "pool_lock = false\nsend_turns = " turns "\nloop_cpu = 20us\n[server]\ncpu_webhook = 300us\n"
+    static const char web[] = "cpu_webhook = 300us\n";
+#define SEND(io, turns) \
+    "io_threads = " io "\npool_turns = 2\npool_lock = false\nsend_turns = " turns "\nloop_cpu = 20us\n"
     tf_out a, b;
-    run_with(WEBHOOK_BASE, SEND_EXTRA("1", "0", "1"), &a);
-    run_with(WEBHOOK_BASE, SEND_EXTRA("1", "1", "1"), &b);
+    run_turns("webhook", 1, SEND("1", "0"), web, &a);
+    run_turns("webhook", 1, SEND("1", "1"), web, &b);
     assert_true(a.phase[TF_WEBHOOK].throughput == b.phase[TF_WEBHOOK].throughput);
     assert_true(a.kind_mean[TF_K_GET] == b.kind_mean[TF_K_GET]);
-    run_with(WEBHOOK_BASE, SEND_EXTRA("16", "0", "1"), &a);
-    run_with(WEBHOOK_BASE, SEND_EXTRA("16", "1", "1"), &b);
+    run_turns("webhook", 16, SEND("1", "0"), web, &a);
+    run_turns("webhook", 16, SEND("1", "1"), web, &b);
     print_message("remove_pending at 16: %.1f us, with the send's turn %.1f us\n",
                   a.kind_mean[TF_K_REMOVE] * 1e6, b.kind_mean[TF_K_REMOVE] * 1e6);
     /* 644 -> 814 us (seed 5); the get, the wave's first command, when
      * every coroutine is at the same step, does not change (2619 us) */
     assert_true(b.kind_mean[TF_K_REMOVE] > 1.1 * a.kind_mean[TF_K_REMOVE]);
-    run_with(WEBHOOK_BASE, SEND_EXTRA("16", "1", "4"), &b);
+    run_turns("webhook", 16, SEND("4", "1"), web, &b);
+#undef SEND
     print_message("threaded writes at 16, io-threads 4: %g\n", b.redis_threaded_writes);
     assert_true(b.redis_threaded_writes == 0);
-#undef SEND_EXTRA
 }
 
 /* server.io_turns (the passes a reply takes to reach its coroutine): free
@@ -483,18 +493,13 @@ static void test_redis_send_turns(void **state)
 static void test_io_turns(void **state)
 {
     (void)state;
-#define IO_EXTRA(conc, turns)                                                                 \
-    "[client]\nphases = checkout\nconcurrency = " conc "\n[host]\nredis_on_host = false\n"  \
-    "[postgres]\nloop_cpu_query = 50us\n[redis]\nio_threads = 1\n[server]\ncpu_request = 300us\n" \
-    "io_turns = " turns "\n"
     tf_out a, b;
-    run_with(WEBHOOK_BASE, IO_EXTRA("1", "0"), &a);
-    run_with(WEBHOOK_BASE, IO_EXTRA("1", "2"), &b);
+    run_turns("checkout", 1, "io_threads = 1\n", "cpu_request = 300us\nio_turns = 0\n", &a);
+    run_turns("checkout", 1, "io_threads = 1\n", "cpu_request = 300us\nio_turns = 2\n", &b);
     assert_true(a.phase[TF_CHECKOUT].throughput == b.phase[TF_CHECKOUT].throughput);
     assert_true(a.kind_mean[TF_K_HOLD] == b.kind_mean[TF_K_HOLD]);
-    run_with(WEBHOOK_BASE, IO_EXTRA("16", "0"), &a);
-    run_with(WEBHOOK_BASE, IO_EXTRA("16", "2"), &b);
-#undef IO_EXTRA
+    run_turns("checkout", 16, "io_threads = 1\n", "cpu_request = 300us\nio_turns = 0\n", &a);
+    run_turns("checkout", 16, "io_threads = 1\n", "cpu_request = 300us\nio_turns = 2\n", &b);
     print_message("hold at 16: %.1f us, with the replies' turns %.1f us\n", a.kind_mean[TF_K_HOLD] * 1e6,
                   b.kind_mean[TF_K_HOLD] * 1e6);
     assert_true(b.kind_mean[TF_K_HOLD] > 1.1 * a.kind_mean[TF_K_HOLD]);
