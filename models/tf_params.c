@@ -161,7 +161,7 @@ static const tf_param registry[] = {
        "extra CPU per checkout (session creation, idempotency check, payment setup)"},
      TF_DOUBLE(cpu_checkout), .demand = 1, .fit_lo = 1e-06, .fit_hi = 0.005,
      .source = "0: at concurrency 1 checkout spends as much time outside its operations as "
-               "reserve (README)"},
+               "reserve (docs/calibration.md)"},
     {{"server", "cpu_split", SIM_CFG_NUM, "0.7", 0, 1, NULL, "fraction",
        "share of cpu_request spent before the first await"},
      TF_DOUBLE(cpu_split),
@@ -189,13 +189,13 @@ static const tf_param registry[] = {
      .source = "asyncio base_events _run_once (poll between passes) and the protocols' "
                "futures; measured on a busy loop (2 ms per turn; scripts/cold_paths.py "
                "pg-turns): an asyncpg round trip 3 turns, asyncio.sleep(0) 1 (Python 3.11.2, "
-               "asyncpg 0.27.0); 0: with 1 or 2 the live predictions get worse (README)"},
+               "asyncpg 0.27.0); 0: with 1 or 2 the live predictions get worse (docs/redis-io-threads.md)"},
     {{"server", "cold", SIM_CFG_NUM, "0", 0, 100, NULL, "factor",
        "code-path warmth: a CPU step of a code path (the endpoint's own, SQLAlchemy, "
        "redis-py, the TigerBeetle client) costs its CPU times 1 + cold x (1 - exp(-gap / "
        "cold_tau)), gap: the time since that path last ran on the loop; 0: every step warm"},
      TF_DOUBLE(cold), .live = "0",
-     .source = "0 (the TigerBench host: not measured); this VM: 3.5, README \"a Python loop "
+     .source = "0 (the TigerBench host: not measured); this VM: 3.5, docs/live-tigerfans.md \"a Python loop "
                "is slow after it idled\""},
     {{"server", "cold_tau", SIM_CFG_DUR, "3ms", 1e-6, 10, NULL, "s",
        "how fast a code path goes cold (server.cold)"},
@@ -272,7 +272,7 @@ static const tf_param registry[] = {
      TF_DOUBLE(sched_wake_slice),
      .source = "0 (ticks: perf sched of redis-benchmark, spinning threads ran 4.0 ms each); "
                "live TigerFans' slices (0.3-0.9 ms) end the model's episodes sooner than "
-               "measured, so no preset sets it (README, wake-up preemption tried)"},
+               "measured, so no preset sets it (docs/redis-io-threads.md, wake-up preemption tried)"},
 
     {{"postgres", "gate", SIM_CFG_INT, "10", 1, 1e6, NULL, "permits",
        "application semaphore around each transaction (DB gate)"},

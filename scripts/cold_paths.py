@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measure how much CPU a Python client spends per command when its code
 ran recently (warm) or not (cold): what server.cold is measured from
-(README, "a Python loop is slow after it idled").
+(docs/live-tigerfans.md, "a Python loop is slow after it idled").
 
   python3 scripts/cold_paths.py redis SOCKET [--gaps 0,1,2,4,8,16] [-n 300] [--busy]
       TigerFans' session commands through redis.asyncio (Debian's

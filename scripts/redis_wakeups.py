@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Read a perf trace of a Redis server and the event loop that talks to it,
 and print what tfsim's Redis wake-up rules are measured from
-(redis.wake_wait, host.wake_affine; README "TigerFans itself, live on this
+(redis.wake_wait, host.wake_affine; docs/live-tigerfans.md "TigerFans itself, live on this
 machine").
 
 Record (as root), around the phase to study:

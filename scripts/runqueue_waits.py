@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Read a perf scheduler trace of TigerFans under load and print how long
 its threads wait for a CPU: what the host model's processor sharing does
-not have (README "TigerFans itself, live on this machine", the checks of
+not have (docs/live-tigerfans.md "TigerFans itself, live on this machine", the checks of
 2026-12-02).
 
 Record (as root), around one phase:

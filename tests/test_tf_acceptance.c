@@ -10,7 +10,7 @@
  * simulated about 22% too slow.  The model's connection churn starts at the
  * keep-alive limit (20), while the measured commit curve bends earlier and
  * more gradually; no setting of the calibrated parameters fits commit at 20
- * and at 50 together (see the README). */
+ * and at 50 together (see docs/calibration.md). */
 #include "tests/test_util.h"
 
 #include "models/tf_sim.h"

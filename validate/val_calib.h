@@ -109,7 +109,7 @@ typedef struct val_calib_opts {
 } val_calib_opts;
 
 /* The defaults (one place): seed 1, 2 replications, 150 iterations, kind
- * weight 0.25, tolerance and step as documented in the README, jobs = the
+ * weight 0.25, tolerance and step as documented in docs/calibration.md, jobs = the
  * online CPUs, light start on. */
 void val_calib_opts_init(val_calib_opts *o);
 

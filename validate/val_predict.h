@@ -26,7 +26,7 @@
  *     in PostgreSQL, the holds table's state, the series' rows.  The same
  *     SQL on the same database costs the same, and a light load's single
  *     timing carries what a light load adds (code paths and backends gone
- *     cold between requests, measured: README, "A Python loop is slow
+ *     cold between requests, measured: docs/live-tigerfans.md, "A Python loop is slow
  *     after it idled") and its noise.  (Redis's and TigerBeetle's costs are
  *     not among a calibration's fitted keys: the target's timings fit
  *     them whether or not the baseline runs them.)  refit_shared fits the

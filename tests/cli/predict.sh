@@ -113,7 +113,7 @@ expect_err "outside the pool's lock (redis-py 4.3.4, Debian 12), then 1 of its s
 # calibration must stay within 10% of both: +2.8% and -1.7% when written (+2.7% and -2.3% now), with
 # the load generator's costs measured by the HTTP probe and only its speed
 # factor calibrated (with those costs fitted to pg_pg as well it was +20% and
-# +18%: README, "Calibration and prediction"); Amdahl-style scaling is 28-30%
+# +18%: docs/calibration.md); Amdahl-style scaling is 28-30%
 # off.  Never fitted to: a check of the prediction only.
 { cat $data; tail -n +2 tests/data/seed_quotes.csv; } >"$tmp/with_quotes.csv"
 expect 0 "predict tb_redis vs the seed's quotes" -- "$TFSIM" predict --tigerbench "$tmp/with_quotes.csv" \

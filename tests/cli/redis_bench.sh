@@ -26,7 +26,7 @@ expect 0 "redis_bench text" -- "$TFSIM" run $bench --reps 2 --set client.total=5
 expect_out "redis-benchmark: 16 clients (closed loop)" "redis_bench note"
 # configs/redis/python_sessions.ini: a Python asyncio client's waves of
 # sessions (scripts/cold_paths.py redis-load).  io-threads 1 at 20 clients
-# within 15% of this VM's measured mean (5,512/s over three runs: README,
+# within 15% of this VM's measured mean (5,512/s over three runs: docs/redis-io-threads.md,
 # "A Python client against the I/O threads"; simulated +7%); io-threads 4
 # at 10 starts the threads and loses (measured 627-1,844/s against
 # 3,522-3,635).

@@ -1,7 +1,7 @@
 # scripts/cold_paths.py against the test servers (what server.cold is
 # measured from): its lines and their figures, small counts.  Whether a
 # command is colder after a gap is not asserted (a shared machine may hide
-# it); the figures are what the README quotes, measured by hand.
+# it); the figures are what docs/live-tigerfans.md and docs/redis-io-threads.md quote, measured by hand.
 PY=python3
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3 # Debian's, with python3-redis and python3-asyncpg
 expect 0 "cold_paths redis" -- $PY scripts/cold_paths.py redis "$TFSIM_REDIS_SOCKET" --gaps 0,2 -n 20

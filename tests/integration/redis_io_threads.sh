@@ -3,7 +3,7 @@
 # 2 x io-threads clients, fit carries the setting into its fragment, and
 # compare sets redis.io_threads from the server and simulates the cliff.
 # Gross checks only (the machine may be shared); the 15% comparison is
-# measured by hand (README, "Redis I/O threads").
+# measured by hand (docs/redis-io-threads.md).
 # levels 1, 7, 8, 16, 32: with 7 clients (below 2 x io-threads) a GET stays
 # under a millisecond (no cycle waits for the I/O threads); at 8, 16 or 32 the
 # threads start and a GET takes scheduler ticks (over 4 ms).  They start
