@@ -466,6 +466,24 @@ static void test_shared_keeps_the_baseline(void **state)
     }
 }
 
+/* AUTO's two fits: within a quarter (either way round) they are close and
+ * the percentage is the larger over the smaller; from a quarter on, or
+ * with an objective that is zero, negative or not finite, not close. */
+static void test_clients_close(void **state)
+{
+    (void)state;
+    assert_true(fabs(val_predict_clients_close(0.12867, 0.14177) - 10.18) < 0.01);
+    assert_true(fabs(val_predict_clients_close(0.14177, 0.12867) - 10.18) < 0.01);
+    assert_true(val_predict_clients_close(1.0, 1.0) == 0);
+    assert_true(fabs(val_predict_clients_close(1.0, 1.2499) - 24.99) < 1e-9);
+    assert_true(val_predict_clients_close(1.0, 1.25) == -1);
+    assert_true(val_predict_clients_close(0.49367, 0.38506) == -1); /* 28%: the fourth live series */
+    assert_true(val_predict_clients_close(0, 0) == -1);
+    assert_true(val_predict_clients_close(-1, -1.1) == -1);
+    assert_true(val_predict_clients_close(NAN, 1) == -1);
+    assert_true(val_predict_clients_close(1, INFINITY) == -1);
+}
+
 int main(void)
 {
     sim_rng_setup();
@@ -473,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_shipped_data_hash),  cmocka_unit_test(test_cached_equals_fresh),
         cmocka_unit_test(test_jobs_do_not_matter), cmocka_unit_test(test_light_start),
         cmocka_unit_test(test_hold_gives_the_state), cmocka_unit_test(test_shared_keeps_the_baseline),
+        cmocka_unit_test(test_clients_close),
     };
     return cmocka_run_group_tests_name("val_predict", tests, setup, teardown);
 }

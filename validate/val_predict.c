@@ -27,6 +27,16 @@ void val_predict_opts_init(val_predict_opts *o)
 
 static const char *const client_names[] = {"auto", "config", "debian12"};
 
+double val_predict_clients_close(double obj_config, double obj_debian12)
+{
+    if (!(obj_config > 0 && obj_debian12 > 0 && isfinite(obj_config) && isfinite(obj_debian12)))
+        return -1; /* fmin and fmax would drop a NaN */
+    double lo = fmin(obj_config, obj_debian12), hi = fmax(obj_config, obj_debian12);
+    if (hi >= 1.25 * lo)
+        return -1;
+    return 100 * (hi / lo - 1);
+}
+
 int val_predict_client_parse(const char *name)
 {
     for (int i = 0; i < (int)(sizeof client_names / sizeof client_names[0]); i++)
@@ -618,6 +628,21 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
                 "(the client of %s), objective %.5g: %s kept (--client config|debian12 picks one)",
              p->client_obj[0], val_preset_path("debian12"), p->client_obj[1],
              p->client_debian12 ? "Debian's" : "1.0's");
+    double close = p->client_tried ? val_predict_clients_close(p->client_obj[0], p->client_obj[1])
+                                   : -1;
+    if (close >= 0)
+        note(p, "load generator: the two fits are within %.0f%% of each other, so these data "
+                "hardly tell the two clients apart%s; if you know which httpx measured the file, "
+                "name it (--client config for TigerFans' pinned httpx 0.28, --client debian12 "
+                "for Debian's python3-httpx): for a client-bound target such as tb_redis the "
+                "choice matters more than the fit",
+             close, ba->nkinds ? "" : " (without the baseline's operation timings only the sum "
+                                      "of the client's and the server's CPU shows)");
+    if (!ba->nkinds)
+        note(p, "baseline %s has no operation timings in %s: the fit sees only phase "
+                "throughputs, which fix the sum of the load generator's and the server's CPU at "
+                "light load but not its split (the timings are what split it)",
+             b->arch, b->file);
     if (tf_params_cfg_httpcore016(b->cfg)) {
         const sim_cfg_entry *hc = sim_cfg_find(b->cfg, "client", "httpcore");
         note(p, "load generator: httpcore 0.16 (Debian 12's python3-httpx 0.23.3), as %s sets it",

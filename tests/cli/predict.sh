@@ -22,6 +22,7 @@ expect 0 "predict with client_debian12.ini" -- "$TFSIM" predict --tigerbench $da
     --target tb_redis --reps 2 --format csv --config configs/tigerfans/client_debian12.ini
 expect_err "load generator: httpcore 0.16 (Debian 12's python3-httpx 0.23.3), as configs/tigerfans/client_debian12.ini sets it" \
     "predict names httpcore 0.16 and where it was set"
+if grep -q "baseline pg_pg has no operation timings" "$tmp/err"; then bad "predict: timings missing in a file that has them"; else ok; fi
 # The fits below are run by the release build only: under the sanitizers
 # they take minutes, and the lighter fits of this file and calibrate.sh
 # run the same code there.
@@ -60,9 +61,16 @@ expect_err "with Debian 12's httpx 0.23 / httpcore 0.16 (the client of configs/t
     "predict --client auto picks Debian's client for data it made"
 expect_err "httpcore 0.16 (Debian 12's python3-httpx 0.23.3), as configs/tigerfans/client_debian12.ini (embedded) sets it" \
     "predict names the embedded preset"
+# phase rows only: predict says the fit cannot split the client's CPU from the
+# server's; the two fits are far apart (0.14 against 1.22), so not "close"
+expect_err "baseline pg_pg has no operation timings in $tmp/deb_synth.csv: the fit sees only phase throughputs" \
+    "predict says the baseline has no timings"
+if grep -q "the two fits are within" "$tmp/err"; then bad "predict calls fits 9x apart close"; else ok; fi
 expect 0 "predict --client auto, upstream data" -- "$TFSIM" predict --tigerbench "$tmp/upstream_sub.csv" \
     --baseline pg_pg --target tb_redis --reps 2 --iter 25 --format csv
 expect_err "objective [0-9.e-]*: 1.0's kept" "predict --client auto keeps 1.0's client for TigerBench's data"
+expect_err "baseline pg_pg has no operation timings in" "predict says the upstream subset has no timings"
+if grep -q "the two fits are within" "$tmp/err"; then bad "predict calls fits 7x apart close"; else ok; fi
     ;;
 esac
 expect 2 "predict --client bad" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target tb_redis \
