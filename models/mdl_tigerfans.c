@@ -21,10 +21,11 @@ typedef struct tfmodel {
     size_t phase0, kind0, comp0, batch0, run0;
 } tfmodel;
 
-enum { PM_THR, PM_MEAN, PM_P50, PM_P90, PM_P99, PM_ERR, PM_WALL, PM_CCPU, PM_SCPU, PM_N };
-static const char *const pm_names[PM_N] = {"throughput", "latency_mean", "p50",       "p90",
-                                           "p99",        "errors",       "walltime",  "client_cpu",
-                                           "server_cpu"};
+enum { PM_THR, PM_MEAN, PM_P50, PM_P90, PM_P99, PM_ERR, PM_WALL, PM_CCPU, PM_SCPU, PM_CBUSY, PM_SBUSY,
+       PM_N };
+static const char *const pm_names[PM_N] = {
+    "throughput", "latency_mean", "p50",        "p90",         "p99",        "errors",
+    "walltime",   "client_cpu",   "server_cpu", "client_busy", "server_busy"};
 
 static void free_model(void *m)
 {
@@ -104,8 +105,8 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
             size_t k = sim_layout_add(
                 lay, "phase", tf_phase_names[i], pm_names[j], NAN,
                 (j == PM_THR || j == PM_P99) && m->p.phase_on[i] ? SIM_METRIC_WATCH : 0,
-                j == PM_THR ? "%.1f" : j == PM_ERR ? "%.0f" : "%.2f");
-            if (j != PM_THR && j != PM_ERR && j != PM_WALL)
+                j == PM_THR ? "%.1f" : j == PM_ERR ? "%.0f" : j >= PM_CBUSY ? "%.3f" : "%.2f");
+            if (j != PM_THR && j != PM_ERR && j != PM_WALL && j < PM_CBUSY)
                 sim_layout_text_unit(lay, k, 1e3, "ms"); /* latencies: seconds, shown in ms */
         }
     m->comp0 = lay->n;
@@ -156,6 +157,8 @@ static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, 
         x[PM_WALL] = ph->walltime;
         x[PM_CCPU] = ph->cpu_client;
         x[PM_SCPU] = ph->cpu_server;
+        x[PM_CBUSY] = ph->busy_client;
+        x[PM_SBUSY] = ph->busy_server;
     }
     x = v + m->comp0;
     for (int i = 0; i < TF_NCOMPS; i++) {

@@ -190,6 +190,9 @@ typedef struct tfs {
     sim_welford lat_w[TF_NPHASES];
     sim_hist lat_h[TF_NPHASES];
     double ok[TF_NPHASES], errors[TF_NPHASES], wall[TF_NPHASES];
+    /* the loops' busy time: its integral at the phase's start (client,
+     * servers summed), and its share of each phase's time */
+    double busy_a0[2], busy[2][TF_NPHASES];
     sim_welford kind[TF_NKINDS];
     sim_tavg pg_busy;
     double cpu[2][TF_NPHASES];  /* CPU seconds of the client's, the servers' bursts */
@@ -1111,11 +1114,27 @@ static void think_over(sim *s, void *obj)
         client_start(T, phase_ep(T));
 }
 
+/* The integral of the client loop's busy flag, and of the server loops'
+ * summed, up to now. */
+static void busy_areas(tfs *T, double a[2])
+{
+    a[0] = sim_tavg_area(&T->client.busy_t, T->s.now);
+    a[1] = 0;
+    for (long i = 0; i < T->nworkers; i++)
+        a[1] += sim_tavg_area(&T->w[i].lp.busy_t, T->s.now);
+}
+
 static void end_phase(sim *s, void *obj)
 {
     (void)obj;
     tfs *T = T_of(s);
     T->wall[T->phase] = s->now - T->phase_t0;
+    double a[2];
+    busy_areas(T, a);
+    for (int l = 0; l < 2; l++)
+        T->busy[l][T->phase] = T->wall[T->phase] > 0 ? (a[l] - T->busy_a0[l]) / T->wall[T->phase] /
+                                                           (l ? (double)T->nworkers : 1)
+                                                     : NAN;
     T->phase++;
     start_phase(T);
 }
@@ -1157,6 +1176,7 @@ static void start_phase(tfs *T)
     }
     T->issued = T->done = 0;
     T->phase_t0 = T->s.now;
+    busy_areas(T, T->busy_a0);
     /* every phase opens a new client: no connection yet */
     T->pool_passes += (double)T->pool.passes;
     T->pool_retries += (double)T->pool.retries;
@@ -1188,7 +1208,8 @@ static void collect(tfs *T, tf_out *o)
     for (int i = 0; i < TF_NPHASES; i++) {
         tf_phase_out *ph = &o->phase[i];
         if (!p->phase_on[i]) {
-            ph->throughput = ph->walltime = ph->mean = ph->p50 = ph->p90 = ph->p99 = ph->cpu_client = ph->cpu_server = NAN;
+            ph->throughput = ph->walltime = ph->mean = ph->p50 = ph->p90 = ph->p99 = ph->cpu_client =
+                ph->cpu_server = ph->busy_client = ph->busy_server = NAN;
             continue;
         }
         ph->walltime = T->wall[i];
@@ -1202,6 +1223,8 @@ static void collect(tfs *T, tf_out *o)
         double n = T->ok[i] + T->errors[i];
         ph->cpu_client = n > 0 ? T->cpu[0][i] / n : NAN;
         ph->cpu_server = n > 0 ? T->cpu[1][i] / n : NAN;
+        ph->busy_client = T->busy[0][i];
+        ph->busy_server = T->busy[1][i];
     }
     for (int k = 0; k < TF_NKINDS; k++) {
         o->kind_n[k] = (double)T->kind[k].n;

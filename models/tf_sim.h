@@ -95,6 +95,10 @@ typedef struct tf_phase_out {
     /* CPU seconds per request of the phase on the client loop and on the
      * server loops (every burst that started during the phase) */
     double cpu_client, cpu_server;
+    /* share of the phase's wall time the load generator's loop, and the
+     * server's loops (mean over workers), were running a burst: near 1
+     * the loop holds the phase */
+    double busy_client, busy_server;
 } tf_phase_out;
 
 typedef struct tf_out {

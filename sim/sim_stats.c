@@ -54,6 +54,12 @@ double sim_tavg_mean(const sim_tavg *a, double now)
     return (a->area + a->v * (now - a->t_last)) / span;
 }
 
+double sim_tavg_area(const sim_tavg *a, double now)
+{
+    assert(now >= a->t_last);
+    return a->area + a->v * (now - a->t_last);
+}
+
 void sim_tavg_restart(sim_tavg *a, double now)
 {
     a->t0 = a->t_last = now;

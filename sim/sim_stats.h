@@ -66,6 +66,9 @@ static inline void sim_tavg_set(sim_tavg *a, double now, double v)
 static inline void sim_tavg_add(sim_tavg *a, double now, double dv) { sim_tavg_set(a, now, a->v + dv); }
 /* Time average over [t0, now]; the current value if now == t0. */
 double sim_tavg_mean(const sim_tavg *a, double now);
+/* The integral over [t0, now] (now >= t_last): differences of two give the
+ * quantity's integral over an interval, e.g. a phase. */
+double sim_tavg_area(const sim_tavg *a, double now);
 /* Restart averaging at now, keeping the current value (warm-up reset). */
 void sim_tavg_restart(sim_tavg *a, double now);
 

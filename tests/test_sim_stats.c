@@ -106,9 +106,13 @@ static void test_tavg(void **state)
     sim_tavg_set(&a, 4, 0);
     assert_close(sim_tavg_mean(&a, 6), 9.0 / 6, 1e-15);
     assert_close(sim_tavg_mean(&a, 4), 9.0 / 4, 1e-15);
+    /* the integral up to a time, and over an interval as a difference */
+    assert_close(sim_tavg_area(&a, 6), 9, 1e-15);
+    assert_close(sim_tavg_area(&a, 6) - sim_tavg_area(&a, 4), 0, 0);
     /* mean at a time after the last change includes the current value */
     sim_tavg_set(&a, 6, 3);
     assert_close(sim_tavg_mean(&a, 8), (9.0 + 6) / 8, 1e-15);
+    assert_close(sim_tavg_area(&a, 8) - sim_tavg_area(&a, 6), 6, 1e-15);
     /* restart keeps the current value */
     sim_tavg_restart(&a, 8);
     assert_close(sim_tavg_mean(&a, 8), 3, 0);

@@ -714,6 +714,23 @@ static void test_component_units(void **state)
                 assert_true(isnan(o.cores[TF_C_CLIENT]) == (e == 3));
                 assert_true(isnan(o.cores[TF_C_REDIS]) == (e != 1));
                 assert_true(isnan(o.cores[TF_C_GATE]) && isnan(o.cores[TF_C_TB]));
+                /* the phases cover the run back to back: their busy shares,
+                 * weighted by their wall times, are the loops' utilisation;
+                 * a client on a core of its own is busy exactly its CPU */
+                double wall = 0, bc = 0, bs = 0;
+                for (int ph = 0; ph < TF_NPHASES; ph++) {
+                    const tf_phase_out *q = &o.phase[ph];
+                    assert_true(q->busy_client >= 0 && q->busy_client <= 1 + 1e-9);
+                    assert_true(q->busy_server >= 0 && q->busy_server <= 1 + 1e-9);
+                    wall += q->walltime;
+                    bc += q->busy_client * q->walltime;
+                    bs += q->busy_server * q->walltime;
+                    if (e == 3)
+                        assert_rel(q->busy_client * q->walltime,
+                                   q->cpu_client * (q->ok + q->errors), 1e-9);
+                }
+                assert_rel(bc / wall, o.util[TF_C_CLIENT], 1e-9);
+                assert_rel(bs / wall, o.util[TF_C_SERVER], 1e-9);
             }
     /* Redis on a host with cores to spare (one thread, no I/O threads): the
      * cores it uses are its busy share, its commands' service time */

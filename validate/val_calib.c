@@ -121,6 +121,10 @@ static int simulate_point(const sim_cfg *base, const val_calib_param *params, si
             long j = sim_layout_find(&sc.layout, "phase", tf_phase_names[i], "throughput");
             out->thr[i] = res.mean[j];
             out->thr_ci[i] = res.half[j];
+            out->busy_client[i] =
+                res.mean[sim_layout_find(&sc.layout, "phase", tf_phase_names[i], "client_busy")];
+            out->busy_server[i] =
+                res.mean[sim_layout_find(&sc.layout, "phase", tf_phase_names[i], "server_busy")];
         }
         for (int i = 0; i < TF_NKINDS; i++) {
             long j = sim_layout_find(&sc.layout, "kind", tf_kind_names[i], "mean");

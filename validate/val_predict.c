@@ -60,6 +60,7 @@ const char *val_predict_source_name(int source)
 }
 
 static void note(val_prediction *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int held_points(const val_prediction *p, int server, char *buf, size_t len);
 static void note(val_prediction *p, const char *fmt, ...)
 {
     if (p->nnotes == VAL_PREDICT_MAX_NOTES)
@@ -738,6 +739,8 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
         for (int k = 0; k < TF_NPHASES; k++) {
             p->pts[i].thr[k] = sims[i].thr[k];
             p->pts[i].half[k] = sims[i].thr_ci[k];
+            p->pts[i].busy_client[k] = sims[i].busy_client[k];
+            p->pts[i].busy_server[k] = sims[i].busy_server[k];
         }
     free(tp);
     free(sims);
@@ -756,7 +759,55 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
             sim_mape_add(counted ? &p->mape_amdahl : NULL, pp->amdahl[ph], pp->meas[ph]);
         }
     }
+    /* 6: the points a loop holds */
+    for (int l = 0; l < 2; l++) {
+        char held[512];
+        if (held_points(p, l, held, sizeof held))
+            note(p, "%s's event loop is busy %.0f%% of the time or more (%s_busy): %s; there it "
+                    "sets the throughput, and a faster backend would not raise it",
+                 l ? "the server" : "the load generator", 100 * VAL_PREDICT_HELD,
+                 l ? "server" : "client", held);
+    }
     return SIM_OK;
+}
+
+/* The points where the load generator's loop (server 0) or the server's
+ * (server 1) is busy at least VAL_PREDICT_HELD of the phase's time, into
+ * buf (len bytes, truncated if need be) as "checkout at 10, 30-100;
+ * webhook at 40-100": runs of consecutive concurrencies per phase.
+ * Returns how many points. */
+static int held_points(const val_prediction *p, int server, char *buf, size_t len)
+{
+    int n = 0;
+    buf[0] = '\0';
+    for (int ph = 0; ph < TF_NPHASES; ph++) {
+        int runs = 0;
+        for (size_t i = 0; i < p->n; i++) {
+            const double *b = server ? p->pts[i].busy_server : p->pts[i].busy_client;
+            if (!(b[ph] >= VAL_PREDICT_HELD))
+                continue;
+            size_t j = i;
+            while (j + 1 < p->n &&
+                   (server ? p->pts[j + 1].busy_server : p->pts[j + 1].busy_client)[ph] >=
+                       VAL_PREDICT_HELD)
+                j++;
+            size_t used = strlen(buf);
+            char run[64];
+            if (j > i)
+                snprintf(run, sizeof run, "%ld-%ld", p->pts[i].concurrency, p->pts[j].concurrency);
+            else
+                snprintf(run, sizeof run, "%ld", p->pts[i].concurrency);
+            if (runs)
+                snprintf(buf + used, len - used, ", %s", run);
+            else
+                snprintf(buf + used, len - used, "%s%s at %s", used ? "; " : "", tf_phase_names[ph],
+                         run);
+            runs++;
+            n += (int)(j - i + 1);
+            i = j;
+        }
+    }
+    return n;
 }
 
 void val_predict_fini(val_prediction *p)
@@ -784,6 +835,7 @@ void val_predict_table(const val_prediction *p, sim_table *t)
         cae = sim_table_col(t, "amdahl_error_pct", "%.1f");
     }
     int cr = sim_table_col(t, "holds_rows", "%.0f");
+    int cbc = sim_table_col(t, "client_busy", "%.2f"), cbs = sim_table_col(t, "server_busy", "%.2f");
     /* the holds table is read by PostgreSQL accounting only: empty for a
      * target that accounts in TigerBeetle */
     const val_tigerbench_arch *ta = p->target_absent || p->base.tb ? target_arch(p) : NULL;
@@ -808,5 +860,7 @@ void val_predict_table(const val_prediction *p, sim_table *t)
             }
             if (rows)
                 sim_table_num(t, cr, pp->holds_rows);
+            sim_table_num(t, cbc, pp->busy_client[ph]);
+            sim_table_num(t, cbs, pp->busy_server[ph]);
         }
 }

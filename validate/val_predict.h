@@ -91,6 +91,10 @@ enum val_predict_client {
     VAL_PREDICT_CLIENT_DEBIAN12
 };
 
+/* A loop busy this share of a phase's time or more holds the phase; predict
+ * names the phases and concurrencies from which each loop does. */
+#define VAL_PREDICT_HELD 0.9
+
 /* How far apart AUTO's two fits are: 100 (hi / lo - 1) percent of the
  * larger objective over the smaller, when that is under 25% (the data
  * hardly tell the clients apart: predict says so), else -1.  The live
@@ -117,6 +121,7 @@ typedef struct val_predict_point {
     double holds_rows, goodies;
     int how;                                   /* enum val_series_how */
     double thr[TF_NPHASES], half[TF_NPHASES];  /* simulated, CI half-width */
+    double busy_client[TF_NPHASES], busy_server[TF_NPHASES]; /* the loops' busy shares */
     double meas[TF_NPHASES];                   /* target measured (NaN: not in the file) */
     double amdahl[TF_NPHASES];                 /* Amdahl-style scaling (NaN: none) */
 } val_predict_point;

@@ -5,10 +5,19 @@
 data=tests/data/calibration.csv
 
 expect 0 "predict csv" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target tb_redis --reps 2 --format csv
-expect_out "^phase,concurrency,throughput,ci_low,ci_high,holds_rows" "predict csv header"
+expect_out "^phase,concurrency,throughput,ci_low,ci_high,holds_rows,client_busy,server_busy$" "predict csv header"
 expect_out "^reserve,100," "predict covers every baseline concurrency"
 # TigerBeetle accounts for tb_redis: no holds table, its column empty
-expect_out "^reserve,100,[0-9.-]*,[0-9.-]*,[0-9.-]*,$" "predict: holds_rows empty for TigerBeetle accounting"
+expect_out "^reserve,100,[0-9.-]*,[0-9.-]*,[0-9.-]*,,[0-9.]*,[0-9.]*$" "predict: holds_rows empty for TigerBeetle accounting"
+# the loops' busy shares: tb_redis's load generator holds reserve from 20
+# on (0.98-0.99 at 30-100 when written), the server's loop checkout at 10
+# (0.96): shares in 0..1, and predict names the points
+if awk -F, 'NR > 1 { n++; if (!($7 >= 0 && $7 <= 1 && $8 >= 0 && $8 <= 1)) bad = 1
+        if ($1 == "reserve" && $2 >= 30 && $7 < 0.9) bad = 1; if ($2 == 1 && $7 > 0.5) bad = 1 }
+        END { exit !(n == 48 && !bad) }' "$tmp/out"; then ok
+else bad "predict: client_busy and server_busy in 0..1, the client holding reserve from 30"; fi
+expect_err "the load generator's event loop is busy 90% of the time or more (client_busy): checkout at [0-9]*-100; webhook at [0-9]*-100; reserve at [0-9]*-100; commit at [0-9]*-100; there it sets the throughput" \
+    "predict names the points the load generator holds"
 if [ "$(grep -c '^' "$tmp/out")" -eq 49 ]; then ok; else bad "predict: expected 48 rows + header"; fi
 expect_err "baseline pg_pg: the shipped calibration" "predict says where the baseline's values come from"
 expect_err "own demand from its timings at concurrency 1: tigerbeetle.batch_base=gamma(shape=8" "predict light-load fit"
