@@ -761,7 +761,7 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
     }
     /* 6: the points a loop holds */
     for (int l = 0; l < 2; l++) {
-        char held[512];
+        char held[240]; /* the note stays within VAL_PREDICT_NOTE_LEN */
         if (held_points(p, l, held, sizeof held))
             note(p, "%s's event loop is busy %.0f%% of the time or more (%s_busy): %s; there it "
                     "sets the throughput, and a faster backend would not raise it",
@@ -771,8 +771,8 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
     return SIM_OK;
 }
 
-/* The points where the load generator's loop (server 0) or the server's
- * (server 1) is busy at least VAL_PREDICT_HELD of the phase's time, into
+/* The points where the load generator's loop (server = 0) or the server's
+ * loops (server = 1) are busy at least VAL_PREDICT_HELD of the phase's time, into
  * buf (len bytes, truncated if need be) as "checkout at 10, 30-100;
  * webhook at 40-100": runs of consecutive concurrencies per phase.
  * Returns how many points. */
