@@ -66,11 +66,77 @@ static void test_objective_phases_out(void **state)
     assert_true(val_calib_objective(p, s, 2, 0.25) > 50);
 }
 
+static int count(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *q = strstr(text, needle); q; q = strstr(q + 1, needle))
+        n++;
+    return n;
+}
+
+/* The INI of a calibration: every section once (a file may not repeat
+ * one), the fitted values, the architecture's own demands, and each --set
+ * the fit ran with that no fitted or own key replaces, at its last value;
+ * nothing from the base file, no model.type; it loads back. */
+static void test_ini(void **state)
+{
+    (void)state;
+    val_calibration *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    snprintf(c->file, sizeof c->file, "f.csv");
+    snprintf(c->arch, sizeof c->arch, "pg_pg");
+    c->np = 2;
+    snprintf(c->params[0].key, sizeof c->params[0].key, "client.cpu");
+    c->params[0].value = 1e-3;
+    snprintf(c->params[1].key, sizeof c->params[1].key, "postgres.query_cpu");
+    c->params[1].value = 2e-4;
+    c->nown = 1;
+    c->own_c = 1;
+    snprintf(c->own[0].key, sizeof c->own[0].key, "redis.loop_cpu");
+    c->own[0].value = 9e-5;
+    sim_err err;
+    sim_err_clear(&err);
+    c->cfg = sim_cfg_new();
+    assert_int_equal(sim_cfg_load_string(c->cfg, "[postgres]\nrow_cost = 1ns\n", "base.ini", &err), SIM_OK);
+    const char *sets[] = {"model.type=tigerfans",   "architecture.accounting=pg", "postgres.row_cost=60ns",
+                          "postgres.row_cost=70ns", "client.cpu=5ms",             "redis.loop_cpu=1ms",
+                          "postgres.flush=gamma(shape=2, mean=0.2ms)"};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+        assert_int_equal(sim_cfg_set(c->cfg, sets[i], &err), SIM_OK);
+    size_t n = val_calib_ini(c, NULL, NULL, 0);
+    char *text = malloc(n + 1);
+    assert_non_null(text);
+    assert_int_equal(val_calib_ini(c, NULL, text, n + 1), n);
+    assert_int_equal(strlen(text), n);
+    assert_int_equal(count(text, "\n[postgres]\n"), 1);
+    assert_int_equal(count(text, "\n[client]\n"), 1);
+    assert_int_equal(count(text, "\n[redis]\n"), 1);
+    assert_int_equal(count(text, "\n[architecture]\n"), 1);
+    assert_int_equal(count(text, "[model]"), 0);
+    assert_int_equal(count(text, "\nrow_cost = 70ns\n"), 1);
+    assert_int_equal(count(text, "60ns"), 0);
+    assert_int_equal(count(text, "\nrow_cost = 1ns"), 0);
+    assert_int_equal(count(text, "\ncpu = 0.001\n"), 1);
+    assert_int_equal(count(text, "5ms"), 0);
+    assert_int_equal(count(text, "\nloop_cpu = 9.0000000000000006e-05\n"), 1);
+    assert_int_equal(count(text, "\nflush = gamma(shape=2, mean=0.2ms)\n"), 1);
+    sim_cfg *back = sim_cfg_new();
+    if (sim_cfg_load_string(back, text, "cal.ini", &err))
+        fail_msg("%s\n%s", err.msg, text);
+    assert_string_equal(sim_cfg_find(back, "postgres", "row_cost")->value, "70ns");
+    assert_string_equal(sim_cfg_find(back, "architecture", "accounting")->value, "pg");
+    sim_cfg_free(back);
+    free(text);
+    sim_cfg_free(c->cfg);
+    free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_objective_known),
         cmocka_unit_test(test_objective_phases_out),
+        cmocka_unit_test(test_ini),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1208,6 +1208,40 @@ void val_calib_kinds_table(const val_calibration *c, sim_table *t)
         }
 }
 
+/* One key of the INI: its section (dotted key up to the last '.'), name
+ * and value. */
+typedef struct ini_item {
+    char key[128];
+    char value[1024];
+} ini_item;
+
+static int item_of_param(const val_calib_param *p, ini_item *it)
+{
+    char kv[1024];
+    sim_err e;
+    sim_err_clear(&e);
+    if (val_calib_param_text(p, kv, sizeof kv, &e) != SIM_OK)
+        return 0;
+    const char *eq = strchr(kv, '=');
+    snprintf(it->key, sizeof it->key, "%.*s", (int)(eq - kv), kv);
+    snprintf(it->value, sizeof it->value, "%s", eq + 1);
+    return 1;
+}
+
+static int has_key(const ini_item *its, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(its[i].key, key))
+            return 1;
+    return 0;
+}
+
+static size_t section_len(const char *key)
+{
+    const char *dot = strrchr(key, '.');
+    return dot ? (size_t)(dot - key) : 0;
+}
+
 size_t val_calib_ini(const val_calibration *c, const char *include, char *buf, size_t len)
 {
     size_t o = 0;
@@ -1218,44 +1252,67 @@ size_t val_calib_ini(const val_calibration *c, const char *include, char *buf, s
         c->objective, c->mape_fit);
     PUT("; calibration key %s (data %s, model %s)\n", c->key, c->data_hash,
         val_calib_model_version());
+    /* The keys, each once: the fitted ones, the architecture's own demands
+     * (not fitted under load), then what the fit ran with beside its base
+     * config (the architecture, and each --set the fit did not replace: its
+     * last value), so that the file reproduces the fit. */
+    size_t ncfg = c->cfg ? sim_cfg_count(c->cfg) : 0;
+    ini_item *its = calloc(c->np + c->nown + ncfg + 1, sizeof *its);
+    assert(its && "out of memory");
+    size_t n = 0, nfit, nown_end;
+    for (size_t i = 0; i < c->np; i++)
+        n += (size_t)item_of_param(&c->params[i], &its[n]);
+    nfit = n;
+    for (size_t i = 0; i < c->nown; i++)
+        if (!has_key(its, n, c->own[i].key))
+            n += (size_t)item_of_param(&c->own[i], &its[n]);
+    nown_end = n;
+    for (size_t i = 0; i < ncfg; i++) {
+        const sim_cfg_entry *e = sim_cfg_at(c->cfg, i);
+        char key[128];
+        snprintf(key, sizeof key, "%s.%s", e->section, e->key);
+        if (e->line != 0 || !strcmp(key, "model.type") || has_key(its, n, key))
+            continue;
+        int later = 0; /* a later --set of the same key wins */
+        for (size_t j = i + 1; j < ncfg && !later; j++) {
+            const sim_cfg_entry *f = sim_cfg_at(c->cfg, j);
+            later = f->line == 0 && !strcmp(f->section, e->section) && !strcmp(f->key, e->key);
+        }
+        if (later)
+            continue;
+        snprintf(its[n].key, sizeof its[n].key, "%s", key);
+        snprintf(its[n].value, sizeof its[n].value, "%s", e->value);
+        n++;
+    }
+    if (nown_end > nfit) {
+        PUT("; not fitted under load: from %s's own timings at concurrency %ld:", c->arch, c->own_c);
+        for (size_t i = nfit; i < nown_end; i++)
+            PUT(" %s", its[i].key);
+        PUT("\n");
+    }
+    if (n > nown_end) {
+        PUT("; set for the fit:");
+        for (size_t i = nown_end; i < n; i++)
+            PUT(" %s=%s", its[i].key, its[i].value);
+        PUT("\n");
+    }
     if (include)
         PUT("include = %s\n", include);
-    /* one section at a time, in parameter order */
-    for (size_t i = 0; i < c->np; i++) {
-        const char *dot = strrchr(c->params[i].key, '.');
-        size_t sl = (size_t)(dot - c->params[i].key) + 1;
+    /* one section at a time, in the order of first appearance (a file
+     * gives each section once) */
+    for (size_t i = 0; i < n; i++) {
+        size_t sl = section_len(its[i].key);
         int first = 1;
-        for (size_t j = 0; j < i; j++)
-            if (!strncmp(c->params[j].key, c->params[i].key, sl))
-                first = 0;
+        for (size_t j = 0; j < i && first; j++)
+            first = !(section_len(its[j].key) == sl && !strncmp(its[j].key, its[i].key, sl));
         if (!first)
             continue;
-        PUT("\n[%.*s]\n", (int)sl - 1, c->params[i].key);
-        for (size_t j = i; j < c->np; j++) {
-            if (strncmp(c->params[j].key, c->params[i].key, sl))
-                continue;
-            char kv[1024];
-            sim_err e;
-            sim_err_clear(&e);
-            if (val_calib_param_text(&c->params[j], kv, sizeof kv, &e) == SIM_OK) {
-                char *eq = strchr(kv, '=');
-                PUT("%s = %s\n", strrchr(c->params[j].key, '.') + 1, eq + 1);
-            }
-        }
+        PUT("\n[%.*s]\n", (int)sl, its[i].key);
+        for (size_t j = i; j < n; j++)
+            if (section_len(its[j].key) == sl && !strncmp(its[j].key, its[i].key, sl))
+                PUT("%s = %s\n", its[j].key + sl + 1, its[j].value);
     }
-    for (size_t i = 0; i < c->nown; i++) {
-        char kv[1024];
-        sim_err e;
-        sim_err_clear(&e);
-        if (i == 0)
-            PUT("\n; not fitted under load: from %s's own timings at concurrency %ld\n", c->arch,
-                c->own_c);
-        if (val_calib_param_text(&c->own[i], kv, sizeof kv, &e) == SIM_OK) {
-            char *eq = strchr(kv, '=');
-            const char *dot = strrchr(c->own[i].key, '.');
-            PUT("[%.*s]\n%s = %s\n", (int)(dot - c->own[i].key), c->own[i].key, dot + 1, eq + 1);
-        }
-    }
+    free(its);
 #undef PUT
     return o;
 }

@@ -12,6 +12,19 @@ if grep -q '^\[client\]' "$tmp/cal.ini" && grep -q '^cpu = ' "$tmp/cal.ini" \
    && grep -q '^\[server\]' "$tmp/cal.ini"; then ok; else bad "calibrate --out content"; fi
 # the written file is a runnable scenario
 expect 0 "run calibrated ini" -- "$TFSIM" run "$tmp/cal.ini" --reps 2 --set client.total=100 --format csv
+# ... and it reproduces the fit: a --set the fit ran with (not a fitted key)
+# and the architecture are written with the fitted values, so that the
+# file alone simulates what the fit's table shows
+expect 0 "calibrate with a --set" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --points 1,10 \
+    --fit client.cpu,server.cpu_request --iter 2 --reps 1 --format csv --set postgres.row_cost=50ns \
+    --set postgres.row_cost=60ns --out "$tmp/set.ini"
+cut -d, -f1-4 "$tmp/out" >"$tmp/set_fit.csv"
+if grep -q '^row_cost = 60ns$' "$tmp/set.ini" && ! grep -q '^row_cost = 50ns$' "$tmp/set.ini" \
+   && grep -q '^accounting = pg$' "$tmp/set.ini" && grep -q '^; set for the fit: .*postgres.row_cost=60ns' "$tmp/set.ini"
+then ok; else bad "calibrate --out: the --set (its last value) and the architecture"; sed 's/^/    /' "$tmp/set.ini"; fi
+expect 0 "calibrate from the written file" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --points 1,10 \
+    --fit client.cpu,server.cpu_request --iter 0 --reps 1 --format csv --config "$tmp/set.ini"
+if cut -d, -f1-4 "$tmp/out" | cmp -s - "$tmp/set_fit.csv"; then ok; else bad "calibrate --out does not reproduce the fit"; fi
 # same seed, same calibration
 expect 0 "calibrate again" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --points 1,10 \
     --fit client.cpu,server.cpu_request --iter 3 --reps 1 --format csv
