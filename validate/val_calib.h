@@ -307,10 +307,14 @@ void val_calib_params_table(const val_calibration *c, sim_table *t);
 void val_calib_points_table(const val_calibration *c, sim_table *t);
 void val_calib_kinds_table(const val_calibration *c, sim_table *t);
 
-/* The fitted values as an INI text (sections in parameter order, each
- * value exact: %.17g or the distribution's exact spec), with a comment
- * header and, when include is not NULL, `include = include`; into buf
- * (len bytes); returns the length snprintf would have written. */
+/* The calibration as an INI text that reproduces the fit: the fitted values
+ * (each exact: %.17g or the distribution's exact spec), the architecture's
+ * own demands, and what the fit ran with beside its base config (the
+ * architecture, each --set no fitted or own key replaces, at its last
+ * value), every section once, in the order its first key comes; a comment
+ * header and, when include is not NULL, `include = include`.  Into buf
+ * (len bytes; NULL with len 0 to measure); returns the length snprintf
+ * would have written. */
 size_t val_calib_ini(const val_calibration *c, const char *include, char *buf, size_t len);
 
 #endif
