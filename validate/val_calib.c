@@ -1189,6 +1189,8 @@ void val_calib_points_table(const val_calibration *c, sim_table *t)
             const double w = point_weight(p, ph);
             sim_table_set_str(t, "fitted", w >= 1 ? "yes" : w > 0 ? "weighted" : "held out");
             sim_table_set_num(t, "holds_rows", p->holds_rows);
+            sim_table_set_num(t, "client_busy", c->sims[k].busy_client[ph]);
+            sim_table_set_num(t, "server_busy", c->sims[k].busy_server[ph]);
         }
 }
 

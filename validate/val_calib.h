@@ -301,7 +301,8 @@ void val_calib_key(val_calibration *c);
  * params: parameter, start, fitted;
  * points: phase, concurrency, measured, simulated, simulated_ci, error_pct,
  *         fitted (yes / weighted / held out: the point's weight times its
- *         phase's), holds_rows;
+ *         phase's), holds_rows, client_busy, server_busy (the loops' busy
+ *         shares at the fitted values);
  * kinds:  kind, concurrency, measured_ms, simulated_ms, error_pct. */
 void val_calib_params_table(const val_calibration *c, sim_table *t);
 void val_calib_points_table(const val_calibration *c, sim_table *t);

@@ -4,7 +4,11 @@ data=tests/data/calibration.csv
 
 expect 0 "calibrate quick" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --points 1,10 \
     --fit client.cpu,server.cpu_request --iter 3 --reps 1 --format csv --out "$tmp/cal.ini"
-expect_out "^phase,concurrency,measured,simulated,simulated_ci,error_pct,fitted,holds_rows" "calibrate csv header"
+expect_out "^phase,concurrency,measured,simulated,simulated_ci,error_pct,fitted,holds_rows,client_busy,server_busy$" "calibrate csv header"
+# the loops' busy shares at the fitted values for all 48 points, 0..1 (pg_pg at 1:
+# neither loop near full)
+if awk -F, 'NR > 1 { n++; if (!($9 >= 0 && $9 <= 1 && $10 >= 0 && $10 <= 1)) bad = 1; if ($2 == 1 && ($9 > 0.6 || $10 > 0.6)) bad = 1 }
+        END { exit !(n == 48 && !bad) }' "$tmp/out"; then ok; else bad "calibrate: client_busy, server_busy in 0..1"; fi
 expect_out "^checkout,1,122.18" "calibrate measured value"
 expect_out "held out" "calibrate held-out points"
 expect_err "MAPE of phase throughput: fitted points" "calibrate MAPE line"
