@@ -121,10 +121,9 @@ static int simulate_point(const sim_cfg *base, const val_calib_param *params, si
             long j = sim_layout_find(&sc.layout, "phase", tf_phase_names[i], "throughput");
             out->thr[i] = res.mean[j];
             out->thr_ci[i] = res.half[j];
-            out->busy_client[i] =
-                res.mean[sim_layout_find(&sc.layout, "phase", tf_phase_names[i], "client_busy")];
-            out->busy_server[i] =
-                res.mean[sim_layout_find(&sc.layout, "phase", tf_phase_names[i], "server_busy")];
+            for (int l = 0; l < 2; l++)
+                out->busy[l][i] = res.mean[sim_layout_find(&sc.layout, "phase", tf_phase_names[i],
+                                                           l ? "server_busy" : "client_busy")];
         }
         for (int i = 0; i < TF_NKINDS; i++) {
             long j = sim_layout_find(&sc.layout, "kind", tf_kind_names[i], "mean");
@@ -1189,8 +1188,8 @@ void val_calib_points_table(const val_calibration *c, sim_table *t)
             const double w = point_weight(p, ph);
             sim_table_set_str(t, "fitted", w >= 1 ? "yes" : w > 0 ? "weighted" : "held out");
             sim_table_set_num(t, "holds_rows", p->holds_rows);
-            sim_table_set_num(t, "client_busy", c->sims[k].busy_client[ph]);
-            sim_table_set_num(t, "server_busy", c->sims[k].busy_server[ph]);
+            sim_table_set_num(t, "client_busy", c->sims[k].busy[0][ph]);
+            sim_table_set_num(t, "server_busy", c->sims[k].busy[1][ph]);
         }
 }
 

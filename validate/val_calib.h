@@ -117,9 +117,9 @@ void val_calib_opts_init(val_calib_opts *o);
 typedef struct val_calib_sim {
     double thr[TF_NPHASES], thr_ci[TF_NPHASES];
     double kind[TF_NKINDS];
-    /* share of each phase's time the load generator's loop and the
+    /* share of each phase's time [0] the load generator's loop and [1] the
      * server's loops were busy (tf_phase_out busy_client, busy_server) */
-    double busy_client[TF_NPHASES], busy_server[TF_NPHASES];
+    double busy[2][TF_NPHASES];
 } val_calib_sim;
 
 /* Fill pts (up to max) with the points of architecture arch: one per

@@ -72,20 +72,6 @@ static void note(val_prediction *p, const char *fmt, ...)
 }
 
 
-/* A key's value as cfg sets it, else the registry's default (static or
- * cfg-owned storage). */
-static const char *cfg_or_default(const sim_cfg *cfg, const char *section, const char *key)
-{
-    const sim_cfg_entry *e = sim_cfg_find(cfg, section, key);
-    if (e)
-        return e->value;
-    char full[64];
-    snprintf(full, sizeof full, "%s.%s", section, key);
-    const tf_param *r = tf_params_find(full);
-    assert(r && r->k.def);
-    return r->k.def;
-}
-
 /* ---- progress: each step maps its share onto a slice of the bar ---- */
 
 typedef struct slice {
@@ -654,16 +640,25 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
                 "with Debian 12's python3-httpx add --config configs/tigerfans/client_debian12.ini "
                 "--calibrate (its pool, client.httpcore = 0.16, throttles far less)");
     if (!strcmp(ta->payments, "redis")) {
+        /* the baseline's values, else the registry's defaults (its config
+         * was read and checked by the fit already) */
+        size_t ns;
+        const sim_cfg_key *sch = tf_params_schema(&ns);
+        long turns = 0, send = 0;
         int lock = 0;
-        sim_parse_bool(cfg_or_default(b->cfg, "redis", "pool_lock"), &lock, NULL);
-        note(p, "redis-py: each Redis command waits %s loop turns of the pool's connection check "
-                "(redis.pool_turns)%s, then %s of its send (redis.send_turns: 1 on Python 3.11, "
-                "whose asyncio.wait_for runs TigerFans' send with socket_timeout as a task; 0 on "
-                "3.12 and later: set it to the server's Python)",
-             cfg_or_default(b->cfg, "redis", "pool_turns"),
-             lock ? " under the pool's lock (redis-py 5.3.0 and later, TigerFans' 6.4.0)"
-                  : " outside the pool's lock (redis-py 4.3.4, Debian 12)",
-             cfg_or_default(b->cfg, "redis", "send_turns"));
+        sim_err e;
+        sim_err_clear(&e);
+        if (!sim_cfg_int(b->cfg, sch, ns, "redis", "pool_turns", &turns, &e) &&
+            !sim_cfg_bool(b->cfg, sch, ns, "redis", "pool_lock", &lock, &e) &&
+            !sim_cfg_int(b->cfg, sch, ns, "redis", "send_turns", &send, &e))
+            note(p, "redis-py: each Redis command waits %ld loop turns of the pool's connection "
+                    "check (redis.pool_turns)%s, then %ld of its send (redis.send_turns: 1 on "
+                    "Python 3.11, whose asyncio.wait_for runs TigerFans' send with socket_timeout "
+                    "as a task; 0 on 3.12 and later: set it to the server's Python)",
+                 turns,
+                 lock ? " under the pool's lock (redis-py 5.3.0 and later, TigerFans' 6.4.0)"
+                      : " outside the pool's lock (redis-py 4.3.4, Debian 12)",
+                 send);
         const sim_cfg_entry *rh = sim_cfg_find(b->cfg, "host", "redis_on_host");
         int on = 0;
         if (rh)
@@ -739,8 +734,8 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
         for (int k = 0; k < TF_NPHASES; k++) {
             p->pts[i].thr[k] = sims[i].thr[k];
             p->pts[i].half[k] = sims[i].thr_ci[k];
-            p->pts[i].busy_client[k] = sims[i].busy_client[k];
-            p->pts[i].busy_server[k] = sims[i].busy_server[k];
+            for (int l = 0; l < 2; l++)
+                p->pts[i].busy[l][k] = sims[i].busy[l][k];
         }
     free(tp);
     free(sims);
@@ -783,13 +778,10 @@ static int held_points(const val_prediction *p, int server, char *buf, size_t le
     for (int ph = 0; ph < TF_NPHASES; ph++) {
         int runs = 0;
         for (size_t i = 0; i < p->n; i++) {
-            const double *b = server ? p->pts[i].busy_server : p->pts[i].busy_client;
-            if (!(b[ph] >= VAL_PREDICT_HELD))
+            if (!(p->pts[i].busy[server][ph] >= VAL_PREDICT_HELD))
                 continue;
             size_t j = i;
-            while (j + 1 < p->n &&
-                   (server ? p->pts[j + 1].busy_server : p->pts[j + 1].busy_client)[ph] >=
-                       VAL_PREDICT_HELD)
+            while (j + 1 < p->n && p->pts[j + 1].busy[server][ph] >= VAL_PREDICT_HELD)
                 j++;
             size_t used = strlen(buf);
             char run[64];
@@ -860,7 +852,7 @@ void val_predict_table(const val_prediction *p, sim_table *t)
             }
             if (rows)
                 sim_table_num(t, cr, pp->holds_rows);
-            sim_table_num(t, cbc, pp->busy_client[ph]);
-            sim_table_num(t, cbs, pp->busy_server[ph]);
+            sim_table_num(t, cbc, pp->busy[0][ph]);
+            sim_table_num(t, cbs, pp->busy[1][ph]);
         }
 }

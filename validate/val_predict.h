@@ -121,7 +121,7 @@ typedef struct val_predict_point {
     double holds_rows, goodies;
     int how;                                   /* enum val_series_how */
     double thr[TF_NPHASES], half[TF_NPHASES];  /* simulated, CI half-width */
-    double busy_client[TF_NPHASES], busy_server[TF_NPHASES]; /* the loops' busy shares */
+    double busy[2][TF_NPHASES];  /* busy shares: [0] client's loop, [1] server's (val_calib_sim) */
     double meas[TF_NPHASES];                   /* target measured (NaN: not in the file) */
     double amdahl[TF_NPHASES];                 /* Amdahl-style scaling (NaN: none) */
 } val_predict_point;
