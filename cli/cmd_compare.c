@@ -98,11 +98,13 @@ static void print_calibration(FILE *f, const val_compare *c)
     fprintf(f,
             "calibration (concurrency 1): driver CPU %.2f us per round trip; "
             "PostgreSQL simple statement %.1f us (backend CPU share %.2f: query_cpu %.1f us, rtt %.1f us), "
-            "sum %.1f us (sum_cpu %.1f us, row_cost %.3g ns over %.0f rows), COMMIT %.1f us; Redis %.1f us; "
+            "sum %.1f us (sum_cpu %.1f us, row_cost %.3g ns over %.0f rows), COMMIT %.1f us (after sums %.1f us "
+            "more: commit_wake); Redis %.1f us; "
             "other processes %.2f cores\n"
             "  postgres.flush = %s\n  redis.service = %s (a save %.1f us more; Redis %s)\n",
             k->o_rt * 1e6, k->l_simple * 1e6, k->f, k->query_cpu * 1e6, k->rtt * 1e6, k->l_sum * 1e6,
-            k->sum_cpu * 1e6, k->row_cost * 1e9, k->rows_avg, k->l_commit * 1e6, k->l_redis * 1e6, k->background,
+            k->sum_cpu * 1e6, k->row_cost * 1e9, k->rows_avg, k->l_commit * 1e6, k->commit_wake * 1e6,
+            k->l_redis * 1e6, k->background,
             k->flush, k->redis_service, k->save_extra * 1e6,
             k->redis_on_host ? "on the host's cores" : "off the host");
     if (k->redis_io_threads > 0)

@@ -321,6 +321,14 @@ static const tf_param registry[] = {
        "host) or no backend running (an idle CPU is woken); 0: none"},
      TF_DOUBLE(pg_wake_cpu), .demand = 1,
      .source = "0; tfsim compare measures it (live runs at two loads)"},
+    {{"postgres", "commit_wake", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+       "extra wait of the COMMIT of a transaction that ran sums (a hold) when a host core is "
+       "idle: after a busy spell its backend wakes from the WAL flush later; 0: none"},
+     TF_DOUBLE(pg_commit_wake),
+     .source = "0; pgbench on this project's 2-core VM: a COMMIT after the hold's sums waits "
+               "about 190 us longer than after two INSERTs (the same WAL bytes; 151 us with the "
+               "other core busy, 86-118 us without the synchronous flush); tfsim compare "
+               "measures it (docs/live-tigerfans.md)"},
     {{"postgres", "flush", SIM_CFG_DIST, "0.25ms", 0, 0, NULL, "s",
        "WAL flush at commit; concurrent commits share one flush (group commit)"},
      TF_DIST(pg_flush), .source = "assumed; tfsim compare fits it (COMMIT latencies)"},

@@ -147,6 +147,7 @@ typedef struct req {
     double path_cpu[TF_NPATHS]; /* its queued server burst's nominal CPU per code path
                                    (kept only with server.cold) */
     int sent_busy;      /* its loop had more to run when it sent its Redis command */
+    int txn_sums;       /* its transaction ran sums (since its BEGIN) */
 } req;
 
 typedef struct tfs {
@@ -403,8 +404,12 @@ static double pg_cost(tfs *T, req *r, int q)
     const tf_params *p = T->p;
     double c = p->pg_query_cpu;
     switch (q) {
+    case TF_Q_BEGIN:
+        r->txn_sums = 0;
+        break;
     case TF_Q_SUM:
         c += sum_extra(p, T->rows);
+        r->txn_sums = 1;
         break;
     case TF_Q_INSERT_TICKET:
         if (T->tickets >= 1) {
@@ -451,10 +456,21 @@ static void release_locks(tfs *T, req *r)
     r->locks = 0;
 }
 
+/* The flush is done: a COMMIT after sums whose backend finds a host core
+ * idle (it halted during the flush after a busy spell) wakes
+ * postgres.commit_wake later. */
 static void pg_flushed(sim *s, void *obj)
 {
-    release_locks(T_of(s), obj);
-    pg_reply(s, obj);
+    tfs *T = T_of(s);
+    req *r = obj;
+    release_locks(T, r);
+    const tf_params *p = T->p;
+    if (p->pg_commit_wake > 0 && r->txn_sums &&
+        (p->pg_on_host ? sim_ps_present(&T->host) < T->host.cores : T->pg_running == 0)) {
+        sim_after(s, p->pg_commit_wake + p->net_rtt / 2, 0, resume, r);
+        return;
+    }
+    pg_reply(s, r);
 }
 
 static void pg_backend_done(sim *s, void *obj)

@@ -312,6 +312,35 @@ static void test_wake_cost(void **state)
     assert_close(ow.phase[TF_RESERVE].throughput / o0.phase[TF_RESERVE].throughput, 1, 0.01);
 }
 
+/* postgres.commit_wake: at concurrency 1 (every core idle) each hold's
+ * COMMIT, the one transaction with sums, waits exactly commit_wake more;
+ * the commit phase's transactions (no sums) do not.  (That it needs an
+ * idle core is the condition of postgres.wake_cpu, test_wake_cost.) */
+static void test_commit_wake(void **state)
+{
+    (void)state;
+    char text[1024];
+    tf_out o0, ow;
+    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 1\nphases = reserve,commit\n", wake_base);
+    run_text(text, 5, &o0);
+    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 1\nphases = reserve,commit\n[postgres]\ncommit_wake = 150us\n",
+             wake_base);
+    run_text(text, 5, &ow);
+    assert_close(ow.phase[TF_RESERVE].mean - o0.phase[TF_RESERVE].mean, 150e-6, 1e-9);
+    assert_close(ow.kind_mean[TF_K_HOLD] - o0.kind_mean[TF_K_HOLD], 150e-6, 1e-9);
+    assert_close(ow.phase[TF_COMMIT].mean, o0.phase[TF_COMMIT].mean, 1e-12);
+    assert_close(ow.kind_mean[TF_K_COMMIT_ORDER], o0.kind_mean[TF_K_COMMIT_ORDER], 1e-12);
+    /* backends off the host: the wait applies when no backend is running
+     * (always at concurrency 1) */
+    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 1\n[host]\npostgres_on_host = false\n", wake_base);
+    run_text(text, 5, &o0);
+    snprintf(text, sizeof text,
+             "%s\f[client]\nconcurrency = 1\n[host]\npostgres_on_host = false\n[postgres]\ncommit_wake = 150us\n",
+             wake_base);
+    run_text(text, 5, &ow);
+    assert_close(ow.phase[TF_RESERVE].mean - o0.phase[TF_RESERVE].mean, 150e-6, 1e-9);
+}
+
 /* Redis on the host: one thread whose service runs on the host's cores;
  * its reply costs the loop no wake-up; a save takes save_extra more. */
 static const char redis_base[] =
@@ -751,6 +780,7 @@ int main(void)
         cmocka_unit_test(test_client_pool),
         cmocka_unit_test(test_client_pool_016),
         cmocka_unit_test(test_determinism),       cmocka_unit_test(test_wake_cost),
+        cmocka_unit_test(test_commit_wake),
         cmocka_unit_test(test_redis_on_host),     cmocka_unit_test(test_wake_affine),       cmocka_unit_test(test_redis_wake_wait),
         cmocka_unit_test(test_server_cold),       cmocka_unit_test(test_bad_configs),
         cmocka_unit_test(test_component_units),

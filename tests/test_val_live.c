@@ -290,6 +290,8 @@ static void test_one_request_by_hand(void **state)
     assert_rel(o.spin, 10 * cpu, 1e-9);
     assert_close(o.calls, 110, 0);
     assert_close(o.call[VAL_LIVE_PG0 + TF_Q_SUM].n, 40, 0);
+    assert_close(o.commit_after_sums.n, 10, 0);
+    assert_rel(o.commit_after_sums.mean, 1e-3, 1e-9);
     assert_rel(o.call[VAL_LIVE_PG0 + TF_Q_SUM].mean, 1e-3, 1e-9);
     assert_close(o.holds_rows_end, 20, 0);
     tf_params_fini(&p);
@@ -355,6 +357,11 @@ static void test_orders_post_their_holds(void **state)
     assert_int_equal(live(&p, &f, 1, 0, &o, &err), SIM_OK);
     assert_int_equal(f.posts, 30 + 2 * 30);
     assert_int_equal(f.bad_posts, 0);
+    /* the COMMITs after sums are the holds' (checkout and reserve), the
+     * others the sessions', commit_order's and add_order's */
+    assert_close(o.commit_after_sums.n, o.kind_n[TF_K_HOLD], 0);
+    assert_close(o.kind_n[TF_K_HOLD], 60, 0);
+    assert_true(o.call[VAL_LIVE_PG0 + TF_Q_COMMIT].n > o.commit_after_sums.n);
     tf_params_fini(&p);
 }
 
@@ -538,6 +545,7 @@ static void test_overrides_match_the_spin(void **state)
             cal.pg_on_host = 1;
             cal.redis_on_host = a == 0;
             cal.save_extra = 20e-6;
+            cal.commit_wake = 45e-6;
             snprintf(cal.flush, sizeof cal.flush, "lognormal(mean=100us, sd=50us)");
             snprintf(cal.redis_service, sizeof cal.redis_service, "exp(mean=12us)");
             char ov[8192];
@@ -561,6 +569,7 @@ static void test_overrides_match_the_spin(void **state)
             assert_int_equal(q.redis_on_host, a == 0);
             assert_int_equal(q.wake_affine, 1);
             assert_close(q.redis_save_extra, 20e-6, 1e-15);
+            assert_close(q.pg_commit_wake, 45e-6, 1e-15);
             /* redis-py's connection check is not in the live driver (hiredis):
              * compare simulates without its turns, and the driver's program is
              * the config's without them */

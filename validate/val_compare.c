@@ -67,15 +67,20 @@ static int params_of(const sim_cfg *cfg, tf_params *p, sim_err *err)
 
 /* ---- calibration ---- */
 
+/* Latencies per class; the COMMITs of transactions that ran sums (holds)
+ * go to class AFTER_SUMS instead of COMMIT's. */
+enum { AFTER_SUMS = VAL_LIVE_NCLASS, NSAMPLES };
 typedef struct samples {
-    double *x[VAL_LIVE_NCLASS];    /* latencies */
-    double *rows[VAL_LIVE_NCLASS]; /* holds rows at each call */
-    size_t n[VAL_LIVE_NCLASS], cap[VAL_LIVE_NCLASS];
+    double *x[NSAMPLES];    /* latencies */
+    double *rows[NSAMPLES]; /* holds rows at each call */
+    size_t n[NSAMPLES], cap[NSAMPLES];
 } samples;
 
-static void on_call(void *ctx, int cls, double latency, double rows)
+static void on_call(void *ctx, int cls, double latency, double rows, int flags)
 {
     samples *s = ctx;
+    if (flags & VAL_LIVE_AFTER_SUMS)
+        cls = AFTER_SUMS;
     if (s->n[cls] == s->cap[cls]) {
         s->cap[cls] = s->cap[cls] ? 2 * s->cap[cls] : 256;
         s->x[cls] = realloc(s->x[cls], s->cap[cls] * sizeof *s->x[cls]);
@@ -320,7 +325,16 @@ static int calib_from(const tf_params *p, const val_live_out *o, const samples *
     cal->background = background_cores(o);
     /* what a round trip costs before the server's part, as simulated */
     double before = cal->o_rt + cal->wake + cal->rtt;
+    /* The COMMITs after sums wait longer (postgres.commit_wake: their
+     * mean over the others'); the flush is fitted to the others, or to
+     * them when no other transaction ran. */
     int cc = VAL_LIVE_PG0 + TF_Q_COMMIT;
+    cal->commit_wake = 0;
+    if (sm->n[cc] && sm->n[AFTER_SUMS])
+        cal->commit_wake = fmax(0, gsl_stats_mean(sm->x[AFTER_SUMS], 1, sm->n[AFTER_SUMS]) -
+                                       gsl_stats_mean(sm->x[cc], 1, sm->n[cc]));
+    else if (!sm->n[cc])
+        cc = AFTER_SUMS;
     int rc = val_compare_fit_spec(sm->x[cc], sm->n[cc], before + cal->query_cpu + cal->pg_wake, cal->flush,
                       sizeof cal->flush, err);
     /* Redis runs on this host: its work is on the host's cores, and its
@@ -362,7 +376,7 @@ static int calib_from(const tf_params *p, const val_live_out *o, const samples *
 
 static void samples_fini(samples *sm)
 {
-    for (int c = 0; c < VAL_LIVE_NCLASS; c++) {
+    for (int c = 0; c < NSAMPLES; c++) {
         free(sm->x[c]);
         free(sm->rows[c]);
     }
@@ -400,7 +414,7 @@ size_t val_compare_overrides(const val_compare_calib *cal, const tf_params *p, d
         "redis.loop_cpu=%.9g\ntigerbeetle.loop_cpu=%.9g\n"
         "host.cores=%.9g\nhost.postgres_on_host=%s\nhost.rtt=%.9g\n"
         "postgres.query_cpu=%.9g\npostgres.commit_cpu=%.9g\npostgres.row_cost=%.9g\n"
-        "postgres.sum_cpu=%.9g\n"
+        "postgres.sum_cpu=%.9g\npostgres.commit_wake=%.9g\n"
         "postgres.flush=%s\nredis.service=%s\nredis.save_extra=%.9g\n"
         "server.wake_cpu=%.9g\npostgres.wake_cpu=%.9g\n"
         "host.redis_on_host=%s\nhost.wake_affine=%s\nredis.wake_wait=0\n",
@@ -408,6 +422,7 @@ size_t val_compare_overrides(const val_compare_calib *cal, const tf_params *p, d
         s * p->pg_loop_cpu_txn + 2 * c, s * p->pg_loop_cpu_query + c + cal->o_rt,
         s * p->redis_loop_cpu + c + cal->o_rt, s * p->tb_loop_cpu + c, cores,
         cal->pg_on_host ? "true" : "false", cal->rtt, cal->query_cpu, cal->query_cpu, cal->row_cost, cal->sum_cpu,
+        cal->commit_wake,
         cal->flush, cal->redis_service, cal->save_extra, cal->wake, cal->pg_wake,
         cal->redis_on_host ? "true" : "false",
         cal->pg_on_host || cal->redis_on_host ? "true" : "false");

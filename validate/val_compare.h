@@ -53,7 +53,11 @@
  *                          (scan_fraction x mean holds rows of the run)
  *   postgres.sum_cpu       f (a0 - o_rt - L_s), a0 that line at no rows
  *                          (0 without the line)
- *   postgres.flush         ML fit (val_fit) of the COMMIT latencies less
+ *   postgres.commit_wake   the mean latency of the COMMITs of transactions
+ *                          that ran sums (holds) less the other COMMITs'
+ *                          (at least 0; 0 without both)
+ *   postgres.flush         ML fit (val_fit) of the COMMIT latencies (but
+ *                          those after sums, unless they are all) less
  *                          o_rt' + wake + rtt + f L_s: the lowest-AIC family,
  *                          scaled to the sample mean
  *   postgres.jitter        1 (means only; latency tails are in the fits)
@@ -137,6 +141,7 @@ typedef struct val_compare_opts {
 typedef struct val_compare_calib {
     double o_rt, l_simple, l_sum, l_commit, l_redis, f, rows_avg, background;
     double rtt, query_cpu, row_cost, sum_cpu;
+    double commit_wake;                 /* postgres.commit_wake */
     double wake, pg_wake;               /* server.wake_cpu, postgres.wake_cpu */
     long loaded_at;                     /* concurrency of the loaded run (0: none) */
     /* measured: CPU per round trip of the loop and per statement, loop

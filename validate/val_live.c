@@ -33,6 +33,7 @@ typedef struct lreq {
     long long *holds;      /* [2]: made (hold) or to post (commit_order, order) */
     unsigned conn;         /* pool connection held, or NONE */
     int call_class;        /* class of the round trip in flight, or -1 */
+    int txn_sums;          /* its transaction ran sums (since its BEGIN) */
     double t0, kind_t0, t_call;
     long long value;       /* reply of the last round trip */
 } lreq;
@@ -149,7 +150,7 @@ struct val_live {
     double ok[TF_NPHASES], errors[TF_NPHASES], wall[TF_NPHASES];
     int ran[TF_NPHASES];
     sim_welford kind[TF_NKINDS], pkind[TF_NPHASES][TF_NKINDS];
-    sim_welford cls_w[VAL_LIVE_NCLASS];
+    sim_welford cls_w[VAL_LIVE_NCLASS], commit_sums_w;
     double spin, rows, t_start;
     long inflight_max, wave_overlaps;
     uint64_t calls;
@@ -454,6 +455,10 @@ static int run(val_live *e, unsigned i, sim_err *err)
                                {r->holds[0], r->holds[1]},
                                e->p->payments == TF_PG && r->phase == TF_WEBHOOK ? 1 : 2};
             r->call_class = pg ? VAL_LIVE_PG0 + u->arg : VAL_LIVE_REDIS0 + u->arg;
+            if (pg && u->arg == TF_Q_BEGIN)
+                r->txn_sums = 0;
+            if (pg && u->arg == TF_Q_SUM)
+                r->txn_sums = 1;
             r->value = 0;
             r->t_call = io->now(io->ctx);
             if (pg) {
@@ -486,8 +491,11 @@ void val_live_done(val_live *e, unsigned tag, long long value, double t)
     assert(r->call_class >= 0);
     double dt = t - r->t_call;
     sim_welford_add(&e->cls_w[r->call_class], dt);
+    int flags = r->call_class == VAL_LIVE_PG0 + TF_Q_COMMIT && r->txn_sums ? VAL_LIVE_AFTER_SUMS : 0;
+    if (flags & VAL_LIVE_AFTER_SUMS)
+        sim_welford_add(&e->commit_sums_w, dt);
     if (e->o->on_call)
-        e->o->on_call(e->o->on_call_ctx, r->call_class, dt, e->rows);
+        e->o->on_call(e->o->on_call_ctx, r->call_class, dt, e->rows, flags);
     e->calls++;
     if (r->call_class < VAL_LIVE_REDIS0)
         e->pg_inflight--;
@@ -530,6 +538,13 @@ static void collect(val_live *e, val_live_out *o)
         o->call[c].mean = w->n ? w->mean : nan;
         o->call[c].sd = w->n ? sim_welford_sd(w) : nan;
         o->call[c].min = w->n ? w->min : nan;
+    }
+    {
+        const sim_welford *w = &e->commit_sums_w;
+        o->commit_after_sums.n = (double)w->n;
+        o->commit_after_sums.mean = w->n ? w->mean : nan;
+        o->commit_after_sums.sd = w->n ? sim_welford_sd(w) : nan;
+        o->commit_after_sums.min = w->n ? w->min : nan;
     }
     o->spin = e->spin;
     o->elapsed = e->io->now(e->io->ctx) - e->t_start;
@@ -608,6 +623,7 @@ int val_live_run_io(const tf_params *p, const val_live_opts *o, const val_live_i
         sim_welford_init(&e.kind[k]);
     for (int c = 0; c < VAL_LIVE_NCLASS; c++)
         sim_welford_init(&e.cls_w[c]);
+    sim_welford_init(&e.commit_sums_w);
     e.rows = p->holds_rows;
     e.t_start = io->now(io->ctx);
 
@@ -647,7 +663,7 @@ void val_live_table(const val_live_out *o, int text, sim_table *t)
 {
     sim_layout l;
     sim_layout_init(&l);
-    size_t cap = TF_NPHASES * PM_N + 6 + 3 * TF_NKINDS + 3 * VAL_LIVE_NCLASS + 8, n = 0;
+    size_t cap = TF_NPHASES * PM_N + 6 + 3 * TF_NKINDS + 3 * VAL_LIVE_NCLASS + 3 + 8, n = 0;
     double *v = malloc(cap * sizeof *v);
     assert(v && "out of memory");
 #define ADD(scope, name, metric, fmt, x) (sim_layout_add(&l, scope, name, metric, NAN, 0, fmt), v[n++] = (x))
@@ -678,6 +694,11 @@ void val_live_table(const val_live_out *o, int text, sim_table *t)
         ADD("round_trip", val_live_class_names[c], "mean", "%.4g", o->call[c].mean);
         ADD("round_trip", val_live_class_names[c], "sd", "%.4g", o->call[c].sd);
         ADD("round_trip", val_live_class_names[c], "count", "%.0f", o->call[c].n);
+    }
+    if (o->commit_after_sums.n > 0) {
+        ADD("round_trip", "pg.commit_after_sums", "mean", "%.4g", o->commit_after_sums.mean);
+        ADD("round_trip", "pg.commit_after_sums", "sd", "%.4g", o->commit_after_sums.sd);
+        ADD("round_trip", "pg.commit_after_sums", "count", "%.0f", o->commit_after_sums.n);
     }
     ADD("run", "totals", "holds_rows_end", "%.0f", o->holds_rows_end);
     ADD("run", "totals", "round_trips", "%.0f", o->calls);

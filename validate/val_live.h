@@ -64,6 +64,8 @@
 /* Round-trip classes for the per-call statistics: the PostgreSQL
  * statements (enum tf_pg_query) then the Redis operations (enum
  * tf_redis_op). */
+/* on_call's flags: a COMMIT whose transaction ran sums (a hold's) */
+enum { VAL_LIVE_AFTER_SUMS = 1 };
 enum { VAL_LIVE_PG0 = 0, VAL_LIVE_REDIS0 = TF_Q_COMMIT + 1, VAL_LIVE_NCLASS = VAL_LIVE_REDIS0 + TF_R_REMOVE + 1 };
 /* "pg.ping", ..., "redis.remove" */
 extern const char *const val_live_class_names[VAL_LIVE_NCLASS];
@@ -110,9 +112,10 @@ typedef struct val_live_opts {
     /* Called after each phase (may be NULL). */
     void (*progress)(void *ctx, int phase, double ok, double wall);
     void *progress_ctx;
-    /* Called for every round trip with its class, its latency and the holds
-     * rows made so far (preloaded ones included) (may be NULL). */
-    void (*on_call)(void *ctx, int cls, double latency, double rows);
+    /* Called for every round trip with its class, its latency, the holds
+     * rows made so far (preloaded ones included) and its flags
+     * (VAL_LIVE_AFTER_SUMS) (may be NULL). */
+    void (*on_call)(void *ctx, int cls, double latency, double rows, int flags);
     void *on_call_ctx;
 } val_live_opts;
 
@@ -133,6 +136,7 @@ typedef struct val_live_out {
     double kind_mean[TF_NKINDS], kind_sd[TF_NKINDS], kind_n[TF_NKINDS];
     double phase_kind_mean[TF_NPHASES][TF_NKINDS]; /* the same per phase (NaN: none) */
     val_live_cstat call[VAL_LIVE_NCLASS];
+    val_live_cstat commit_after_sums; /* the COMMITs (among call's) of transactions that ran sums */
     double spin;                     /* seconds spun in CPU steps */
     double elapsed;                  /* seconds from the first phase's start to the end */
     double calls, requests;          /* round trips and requests completed */

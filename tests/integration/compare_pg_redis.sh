@@ -26,6 +26,10 @@ expect_err "calibration (concurrency 1)" "compare: the calibration is reported"
 expect_err "simulated vs live: MAPE" "compare: the MAPE line"
 if grep -q '^postgres.query_cpu=' "$tmp/params.txt" && grep -q '^redis.service=' "$tmp/params.txt" &&
     grep -q '^host.cores=' "$tmp/params.txt"; then ok; else bad "compare --params-out: the mapped keys"; fi
+# the holds' COMMITs measured apart: a wait of at least 0 that the
+# calibration line names
+if awk -F= '$1 == "postgres.commit_wake" { found = 1; if (!($2 >= 0 && $2 < 0.01)) bad = 1 } END { exit bad || !found }' "$tmp/params.txt" &&
+    grep -q "more: commit_wake" "$tmp/err"; then ok; else bad "compare: postgres.commit_wake measured and reported"; fi
 # Redis runs on this machine (its CPU is read), the backends too: both on
 # the host's cores, statements stacked on a busy loop's core; a save (MULTI,
 # HSET of 11 fields, EXPIRE, ZADD, EXEC) takes longer than a GET

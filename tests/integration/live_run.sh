@@ -21,6 +21,12 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
          END { exit !(k["accounting.hold"] == 120 && k["accounting.commit_order"] == 120 &&
                       k["paymentsession.save"] == 60 && k["db.add_order"] == 60) }' "$tmp/out" &&
     ok || bad "live csv: kind counts (120 holds, 120 commit_order, 60 saves, 60 orders)"
+# the COMMITs of the transactions that ran sums are the 120 holds', among
+# the 300 COMMITs (holds, commit_orders, orders)
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+         $1 == "round_trip" { n[$2] = $(c["count"]); m[$2] = $(c["mean"]) }
+         END { exit !(n["pg.commit_after_sums"] == 120 && n["pg.commit"] == 300 && m["pg.commit_after_sums"] > 0) }' "$tmp/out" &&
+    ok || bad "live csv: 120 COMMITs after sums of 300"
 # CPU waits of the loop and of the backends (schedstat): measured, not negative,
 # and only for those two components
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
