@@ -64,11 +64,11 @@
 /* Round-trip classes for the per-call statistics: the PostgreSQL
  * statements (enum tf_pg_query) then the Redis operations (enum
  * tf_redis_op). */
-/* on_call's flags: a COMMIT whose transaction ran sums (a hold's) */
-enum { VAL_LIVE_AFTER_SUMS = 1 };
 enum { VAL_LIVE_PG0 = 0, VAL_LIVE_REDIS0 = TF_Q_COMMIT + 1, VAL_LIVE_NCLASS = VAL_LIVE_REDIS0 + TF_R_REMOVE + 1 };
 /* "pg.ping", ..., "redis.remove" */
 extern const char *const val_live_class_names[VAL_LIVE_NCLASS];
+/* on_call's flags: a COMMIT whose transaction ran sums (a hold's) */
+enum { VAL_LIVE_AFTER_SUMS = 1 };
 
 /* One round trip the engine asks the backend for. */
 typedef struct val_live_call {
