@@ -24,32 +24,10 @@ static const sim_cfg_key schema[] = {
 };
 #define NS (sizeof schema / sizeof schema[0])
 
-static char dir[64];
-static char path_buf[512];
-
-/* Path of name inside the test's temporary directory (static buffer). */
-static const char *P(const char *name)
-{
-    snprintf(path_buf, sizeof path_buf, "%s/%s", dir, name);
-    return path_buf;
-}
+/* Path of name inside the tests' temporary directory (static buffer). */
+static const char *P(const char *name) { return test_dir_path(name); }
 
 static void W(const char *name, const char *text) { test_write_file(P(name), text); }
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "%s", test_tmpdir());
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
 
 /* Load path into a new config; returns the status, message in err. */
 static sim_cfg *load(const char *path, sim_err *err, int *rc)
@@ -178,7 +156,7 @@ static void test_missing_file(void **state)
 {
     (void)state;
     expect_load_error(P("does-not-exist.ini"), "does-not-exist.ini: cannot open");
-    expect_load_error(dir, ": read error"); /* a directory */
+    expect_load_error(test_dir, ": read error"); /* a directory */
     W("inc_missing.ini", "[sim]\nseed = 1\ninclude = nowhere.ini\n");
     expect_load_error(P("inc_missing.ini"), "inc_missing.ini:3: include: ");
     expect_load_error(P("inc_missing.ini"), "nowhere.ini: cannot open");
@@ -190,7 +168,7 @@ static void test_include_and_override(void **state)
 {
     (void)state;
     char sub[600];
-    snprintf(sub, sizeof sub, "mkdir -p '%s/conf/base'", dir);
+    snprintf(sub, sizeof sub, "mkdir -p '%s/conf/base'", test_dir);
     assert_int_equal(system(sub), 0);
     W("conf/common.ini", "[sim]\nseed = 1\nname = common\nload = 0.1\n");
     W("conf/base/base.ini", "include = ../common.ini\n[sim]\nseed = 2\nmode = closed\n");
@@ -299,7 +277,7 @@ static void test_load_string(void **state)
     (void)state;
     W("str_inc.ini", "[sim]\nseed = 11\n");
     char name[600];
-    snprintf(name, sizeof name, "%s/virtual.ini", dir);
+    snprintf(name, sizeof name, "%s/virtual.ini", test_dir);
     sim_cfg *c = sim_cfg_new();
     sim_err err;
     sim_err_clear(&err);
@@ -403,7 +381,7 @@ static void test_one_file_rules(void **state)
     /* a key set twice around an include of a file that sets it too */
     W("dup_inc.ini", "[sim]\nseed = 5\n");
     char name[600];
-    snprintf(name, sizeof name, "%s/dup.ini", dir);
+    snprintf(name, sizeof name, "%s/dup.ini", test_dir);
     sim_cfg *c = sim_cfg_new();
     sim_err err;
     sim_err_clear(&err);
@@ -655,5 +633,5 @@ int main(void)
         cmocka_unit_test(test_parsers),
         cmocka_unit_test(test_spec_lookup),
     };
-    return cmocka_run_group_tests_name("sim_cfg", tests, setup, teardown);
+    return cmocka_run_group_tests_name("sim_cfg", tests, test_dir_setup, NULL);
 }

@@ -64,6 +64,28 @@ static inline const char *test_tmpdir(void)
     return buf;
 }
 
+/* A scratch directory shared by a test file's tests: test_dir_setup, as a
+ * cmocka group setup, makes it (removed at exit with test_tmpdir's);
+ * test_dir_path(name) names a file in it (one of four static buffers, so
+ * that a call may take two or three paths). */
+static char test_dir[64];
+
+static inline int test_dir_setup(void **state)
+{
+    (void)state;
+    snprintf(test_dir, sizeof test_dir, "%s", test_tmpdir());
+    return 0;
+}
+
+static inline const char *test_dir_path(const char *name)
+{
+    static char buf[4][256];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", test_dir, name);
+    return buf[k];
+}
+
 /* Write text to path; fails the test on error. */
 static inline void test_write_file(const char *path, const char *text)
 {

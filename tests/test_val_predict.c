@@ -16,22 +16,6 @@
 
 #define DATA "tests/data/calibration.csv"
 
-static char dir[64];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "%s", test_tmpdir());
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd);
-}
 
 /* Split buf at commas in place (empty fields kept); returns the count. */
 static int split(char *buf, char **f, int max)
@@ -54,7 +38,7 @@ typedef int (*row_fn)(char **f);
 static const char *filtered(const char *name, row_fn keep, row_fn edit)
 {
     static char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path, sizeof path, "%s", test_dir_path(name));
     FILE *in = fopen(DATA, "r"), *out = fopen(path, "w");
     assert_non_null(in);
     assert_non_null(out);
@@ -493,5 +477,5 @@ int main(void)
         cmocka_unit_test(test_hold_gives_the_state), cmocka_unit_test(test_shared_keeps_the_baseline),
         cmocka_unit_test(test_clients_close),
     };
-    return cmocka_run_group_tests_name("val_predict", tests, setup, teardown);
+    return cmocka_run_group_tests_name("val_predict", tests, test_dir_setup, NULL);
 }

@@ -11,31 +11,6 @@
 
 #include "validate/val_probe_http.h"
 
-static char dir[64];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "%s", test_tmpdir());
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-static const char *path_of(const char *name)
-{
-    static char buf[4][256];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -161,7 +136,7 @@ static void test_row_bad(void **state)
 static void test_read_good(void **state)
 {
     (void)state;
-    const char *p = path_of("good.csv");
+    const char *p = test_dir_path("good.csv");
     test_write_file(p, "# tfsim probe http: python /usr/bin/python3, total 20\n"
                        "# " VERSIONS_TEXT "\n" VAL_HTTP_HEADER "\n" ROW_R1 "\n" ROW_C1 "\r\n"
                        "# a comment between rows\n"
@@ -179,7 +154,7 @@ static void test_read_good(void **state)
     val_probe_http_result_fini(&res);
 
     /* header only: no rows, no versions */
-    p = path_of("empty.csv");
+    p = test_dir_path("empty.csv");
     test_write_file(p, VAL_HTTP_HEADER "\n");
     val_probe_http_result_init(&res);
     assert_int_equal(val_probe_http_read(p, &res, &err), SIM_OK);
@@ -191,7 +166,7 @@ static void test_read_good(void **state)
 static void expect_read_error(const char *name, const char *text, size_t len, const char *msg,
                               size_t rows_kept)
 {
-    const char *p = path_of(name);
+    const char *p = test_dir_path(name);
     FILE *f = fopen(p, "wb");
     assert_non_null(f);
     assert_int_equal(fwrite(text, 1, len, f), len);
@@ -243,7 +218,7 @@ static void test_read_bad(void **state)
     val_probe_http_result res;
     val_probe_http_result_init(&res);
     sim_err err = {0};
-    assert_int_equal(val_probe_http_read(path_of("missing.csv"), &res, &err), SIM_EINPUT);
+    assert_int_equal(val_probe_http_read(test_dir_path("missing.csv"), &res, &err), SIM_EINPUT);
     assert_non_null(strstr(err.msg, "cannot open"));
     val_probe_http_result_fini(&res);
 }
@@ -303,7 +278,7 @@ static void test_table(void **state)
     (void)state;
     val_probe_http_result res;
     val_probe_http_result_init(&res);
-    const char *p = path_of("reps.csv");
+    const char *p = test_dir_path("reps.csv");
     /* two runs of (0, 1, reserve) and one of (0, 1, commit) */
     test_write_file(p, VAL_HTTP_HEADER "\n"
                        "0,1,reserve,20,20,0,0.2,100.0000,0.04,0.01,20,0.00002,1\n"
@@ -357,7 +332,7 @@ static void test_embedded_scripts(void **state)
  * check that tfhttp_load.py was written where argv[1] says. */
 static const char *fake_python(const char *name, const char *body)
 {
-    const char *p = path_of(name);
+    const char *p = test_dir_path(name);
     FILE *f = fopen(p, "w");
     assert_non_null(f);
     fprintf(f, "#!/bin/sh\n"
@@ -422,7 +397,7 @@ static void test_run_complete(void **state)
                  "echo '" ROW_R1 "'; echo '" ROW_C1 "'; echo '" ROW_R2 "'\n"
                  "echo 'some warning' >&2\n"
                  "echo '" ROW_C2 "'\nexit 0");
-    const char *out = path_of("ok.csv");
+    const char *out = test_dir_path("ok.csv");
     test_write_file(out, "old\n");
     val_probe_http_opts o;
     diag_log d = {{0}, 0};
@@ -449,7 +424,7 @@ static void test_run_complete(void **state)
     assert_non_null(strstr(text, "PYTHONPATH /some/where, app starlette, total 20, reps 1, seed 1\n"));
     assert_string_equal(strchr(text, '\n') + 1, want_tail);
     free(text);
-    assert_false(file_exists(path_of("ok.csv.part")));
+    assert_false(file_exists(test_dir_path("ok.csv.part")));
     /* the file reads back */
     val_probe_http_result back;
     val_probe_http_result_init(&back);
@@ -468,7 +443,7 @@ static void run_fails(const char *name, const char *body, const char *msg, size_
     snprintf(pyname, sizeof pyname, "py_%s", name);
     snprintf(outname, sizeof outname, "%s.csv", name);
     const char *py = fake_python(pyname, body);
-    const char *out = path_of(outname);
+    const char *out = test_dir_path(outname);
     test_write_file(out, "precious\n");
     val_probe_http_opts o;
     diag_log d = {{0}, 0};
@@ -531,7 +506,7 @@ static void test_run_failures(void **state)
 static void test_run_no_interpreter(void **state)
 {
     (void)state;
-    const char *out = path_of("nopy.csv");
+    const char *out = test_dir_path("nopy.csv");
     test_write_file(out, "precious\n");
     val_probe_http_opts o;
     diag_log d = {{0}, 0};
@@ -550,7 +525,7 @@ static void test_run_no_interpreter(void **state)
     /* an output folder that does not exist: fails before anything runs */
     sim_err_clear(&err);
     o.python = "/nonexistent/python3";
-    o.out = path_of("no/such/dir.csv");
+    o.out = test_dir_path("no/such/dir.csv");
     assert_int_equal(val_probe_http_run(&o, &res, &err), SIM_EFAIL);
     assert_non_null(strstr(err.msg, "dir.csv.part: cannot create"));
 
@@ -575,7 +550,7 @@ static void test_run_stop(void **state)
      * process group (the sleep) with it */
     const char *py = fake_python("py_stop", "echo '" VERSIONS_JSON "' >&2\n" PRINT_HEADER "\n"
                                             "echo '" ROW_R1 "'\nsleep 60; exit 0");
-    const char *out = path_of("stop.csv");
+    const char *out = test_dir_path("stop.csv");
     val_probe_http_opts o;
     diag_log d = {{0}, 0};
     opts_for(&o, py, out, &d);
@@ -628,5 +603,5 @@ int main(void)
         cmocka_unit_test(test_run_no_interpreter),
         cmocka_unit_test(test_run_stop),
     };
-    return cmocka_run_group_tests_name("val_probe_http", tests, setup, teardown);
+    return cmocka_run_group_tests_name("val_probe_http", tests, test_dir_setup, NULL);
 }

@@ -8,29 +8,6 @@
 
 #include "validate/val_samples.h"
 
-static char dir[64];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "%s", test_tmpdir());
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-static const char *path_of(const char *name)
-{
-    static char buf[256];
-    snprintf(buf, sizeof buf, "%s/%s", dir, name);
-    return buf;
-}
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -56,7 +33,7 @@ static void test_round_trip(void **state)
 {
     (void)state;
     sim_err err = {0};
-    const char *p = path_of("rt.csv");
+    const char *p = test_dir_path("rt.csv");
     val_samples_writer *w = val_samples_create(p, &err);
     assert_non_null(w);
     for (unsigned i = 0; i < 200; i++)
@@ -90,7 +67,7 @@ static void test_batches_are_whole_lines(void **state)
 {
     (void)state;
     sim_err err = {0};
-    const char *p = path_of("batch.csv");
+    const char *p = test_dir_path("batch.csv");
     val_samples_writer *w = val_samples_create(p, &err);
     assert_non_null(w);
     size_t len;
@@ -115,7 +92,7 @@ static void test_batches_are_whole_lines(void **state)
 static void test_killed_writer_leaves_complete_lines(void **state)
 {
     (void)state;
-    const char *p = path_of("killed.csv");
+    const char *p = test_dir_path("killed.csv");
     char path[256];
     snprintf(path, sizeof path, "%s", p);
     pid_t pid = fork();
@@ -189,7 +166,7 @@ static void test_killed_writer_leaves_complete_lines(void **state)
 static void test_quoted_crlf_and_spaces(void **state)
 {
     (void)state;
-    const char *p = path_of("crlf.csv");
+    const char *p = test_dir_path("crlf.csv");
     test_write_file(p, "operation,concurrency,latency_us,timestamp\r\n"
                        "\"a.b\",2,10.5,1.0\r\n"
                        "\r\n"
@@ -213,7 +190,7 @@ static void test_header_only_and_no_final_newline(void **state)
 {
     (void)state;
     sim_err err = {0};
-    const char *p = path_of("h.csv");
+    const char *p = test_dir_path("h.csv");
     test_write_file(p, "operation,concurrency,latency_us,timestamp\n");
     val_samples_reader *r = val_samples_open(p, &err);
     assert_non_null(r);
@@ -234,7 +211,7 @@ static void test_header_only_and_no_final_newline(void **state)
 static const char *first_error(const char *text, int *code)
 {
     static sim_err err;
-    const char *p = path_of("bad.csv");
+    const char *p = test_dir_path("bad.csv");
     test_write_file(p, text);
     sim_err_clear(&err);
     val_samples_reader *r = val_samples_open(p, &err);
@@ -313,7 +290,7 @@ static void test_notes(void **state)
 {
     (void)state;
     sim_err err = {0};
-    const char *p = path_of("notes.csv");
+    const char *p = test_dir_path("notes.csv");
     val_samples_writer *w = val_samples_create(p, &err);
     assert_non_null(w);
     assert_int_equal(val_samples_note(w, "redis.io_threads", "4", &err), SIM_OK);
@@ -350,7 +327,7 @@ static void test_cannot_open(void **state)
 {
     (void)state;
     sim_err err = {0};
-    assert_null(val_samples_open(path_of("missing.csv"), &err));
+    assert_null(val_samples_open(test_dir_path("missing.csv"), &err));
     assert_int_equal(err.code, SIM_EINPUT);
     assert_non_null(strstr(err.msg, "missing.csv: cannot open"));
     sim_err_clear(&err);
@@ -381,7 +358,7 @@ static void test_existing_file_kept_until_rows(void **state)
 {
     (void)state;
     char p[256];
-    snprintf(p, sizeof p, "%s", path_of("old.csv"));
+    snprintf(p, sizeof p, "%s", test_dir_path("old.csv"));
     test_write_file(p, VAL_SAMPLES_HEADER "\nold.op,1,5.000,1.000000\n");
     sim_err err;
     sim_err_clear(&err);
@@ -404,7 +381,7 @@ static void test_existing_file_kept_until_rows(void **state)
     assert_string_equal(txt, VAL_SAMPLES_HEADER "\n\"new\",2,7.000,3.000000\n");
     free(txt);
     /* a new file without rows gets the header */
-    snprintf(p, sizeof p, "%s", path_of("new.csv"));
+    snprintf(p, sizeof p, "%s", test_dir_path("new.csv"));
     w = val_samples_create(p, &err);
     assert_int_equal(val_samples_close(w, &err), SIM_OK);
     txt = slurp(p, &len);
@@ -426,5 +403,5 @@ int main(void)
         cmocka_unit_test(test_notes),
         cmocka_unit_test(test_existing_file_kept_until_rows),
     };
-    return cmocka_run_group_tests_name("val_samples", tests, setup, teardown);
+    return cmocka_run_group_tests_name("val_samples", tests, test_dir_setup, NULL);
 }
