@@ -439,6 +439,14 @@ static double pg_cost(tfs *T, req *r, int q)
     return c * sim_dist_buf_next(&T->pg_jitter);
 }
 
+/* A backend that starts or ends work now finds a CPU idle (it halted and
+ * is woken): a host core idle with the backends on the host, else no
+ * backend running. */
+static int pg_core_idle(const tfs *T)
+{
+    return T->p->pg_on_host ? sim_ps_present(&T->host) < T->host.cores : T->pg_running == 0;
+}
+
 static void pg_reply(sim *s, void *obj)
 {
     tfs *T = T_of(s);
@@ -465,8 +473,7 @@ static void pg_flushed(sim *s, void *obj)
     req *r = obj;
     release_locks(T, r);
     const tf_params *p = T->p;
-    if (p->pg_commit_wake > 0 && r->txn_sums &&
-        (p->pg_on_host ? sim_ps_present(&T->host) < T->host.cores : T->pg_running == 0)) {
+    if (p->pg_commit_wake > 0 && r->txn_sums && pg_core_idle(T)) {
         sim_after(s, p->pg_commit_wake + p->net_rtt / 2, 0, resume, r);
         return;
     }
@@ -497,7 +504,7 @@ static void pg_execute(sim *s, void *obj)
     double c = pg_cost(T, r, u->arg);
     /* an idle CPU wakes up for the statement: one of the host's cores is
      * idle (backends on the host), or else no backend is running */
-    if (T->p->pg_on_host ? sim_ps_present(&T->host) < T->host.cores : T->pg_running == 0)
+    if (pg_core_idle(T))
         c += T->p->pg_wake_cpu;
     T->pg_cpu += c;
     T->pg_running++;

@@ -505,6 +505,14 @@ void val_live_done(val_live *e, unsigned tag, long long value, double t)
 
 /* ---- results ---- */
 
+/* A round-trip class's statistics (NaN but the count when empty). */
+static val_live_cstat cstat_of(const sim_welford *w)
+{
+    if (!w->n)
+        return (val_live_cstat){0, NAN, NAN, NAN};
+    return (val_live_cstat){(double)w->n, w->mean, sim_welford_sd(w), w->min};
+}
+
 static void collect(val_live *e, val_live_out *o)
 {
     double nan = NAN;
@@ -532,20 +540,9 @@ static void collect(val_live *e, val_live_out *o)
         o->kind_mean[k] = e->kind[k].n ? e->kind[k].mean : nan;
         o->kind_sd[k] = e->kind[k].n ? sim_welford_sd(&e->kind[k]) : nan;
     }
-    for (int c = 0; c < VAL_LIVE_NCLASS; c++) {
-        const sim_welford *w = &e->cls_w[c];
-        o->call[c].n = (double)w->n;
-        o->call[c].mean = w->n ? w->mean : nan;
-        o->call[c].sd = w->n ? sim_welford_sd(w) : nan;
-        o->call[c].min = w->n ? w->min : nan;
-    }
-    {
-        const sim_welford *w = &e->commit_sums_w;
-        o->commit_after_sums.n = (double)w->n;
-        o->commit_after_sums.mean = w->n ? w->mean : nan;
-        o->commit_after_sums.sd = w->n ? sim_welford_sd(w) : nan;
-        o->commit_after_sums.min = w->n ? w->min : nan;
-    }
+    for (int c = 0; c < VAL_LIVE_NCLASS; c++)
+        o->call[c] = cstat_of(&e->cls_w[c]);
+    o->commit_after_sums = cstat_of(&e->commit_sums_w);
     o->spin = e->spin;
     o->elapsed = e->io->now(e->io->ctx) - e->t_start;
     o->calls = (double)e->calls;
