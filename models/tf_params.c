@@ -66,6 +66,17 @@ static const tf_param registry[] = {
      TF_DOUBLE(client_sent_cpu), .demand = 1, .fit_lo = 1e-07, .fit_hi = 0.002, .live = "0",
      .source = "tfsim probe http (httpcore 1.0.9, fitted at 2 ms; strace of the load "
                "generator: one loop turn between the write and the wait)"},
+    {{"client", "cold", SIM_CFG_NUM, "0", 0, 100, NULL, "factor",
+       "the load generator's loop after it idled: the first burst after an idle spell of g "
+       "costs its CPU times 1 + cold x (1 - exp(-g / client.cold_tau)); 0: every burst warm"},
+     TF_DOUBLE(client_cold), .fit_lo = 1e-3, .fit_hi = 20, .live = "0",
+     .source = "0 (the TigerBench host: not measured); this VM: tfsim probe http at "
+               "concurrency 1, 0 / 2 / 10 ms (tests/data/probe_http_debian12.csv): the client's "
+               "CPU per request 0.96 / 1.14 / 1.51 ms, 0.95 ms + 0.79 ms (1 - e^(-g / 8.8 ms))"},
+    {{"client", "cold_tau", SIM_CFG_DUR, "8.8ms", 1e-6, 10, NULL, "s",
+       "how fast the load generator's loop goes cold while it idles (client.cold)"},
+     TF_DOUBLE(client_cold_tau),
+     .source = "tfsim probe http at concurrency 1, 0 / 2 / 10 ms, this VM (client.cold)"},
     {{"client", "cpu_scale", SIM_CFG_NUM, "0.567", 0.01, 100, NULL, "factor",
        "multiplies every CPU cost of the load generator (cpu, connect_cpu, pool_*): its CPU "
        "speed relative to the machine those costs were measured on (tfsim probe http)"},

@@ -66,6 +66,8 @@ typedef struct tf_params {
     sim_dist think;              /* closed loop think time */
     double client_cpu;           /* per request, on the client's loop */
     double client_sent_cpu;      /* client CPU after a request's write (in flight meanwhile) */
+    double client_cold, client_cold_tau; /* a burst after the client loop idled g: its CPU times
+                                            1 + cold (1 - e^(-g/tau)) */
     double client_cpu_scale;     /* multiplies every client CPU cost (tf_sim applies it) */
     double client_crowding;      /* relative cost growth per request in flight */
     long max_connections;        /* client pool limit; 0: the concurrency */

@@ -102,6 +102,11 @@ typedef struct loop {
      * CPU (the thread slept; on a VM its vCPU halted).  next_wake: the
      * wake-up the next burst started pays; cur_wake: the running one's. */
     double wake, next_wake, cur_wake;
+    /* client.cold: the first burst of CPU after the loop idled pays its CPU
+     * times cold (1 - e^(-gap / cold_tau)) more, gap: from idle_t (its last
+     * burst ended with nothing ready) to the wake-up (cold_due set then) */
+    double cold, cold_tau, idle_t, cold_gap;
+    int cold_due;
     int in_cont;
     /* wake_affine: statements whose backend was woken on this loop's core
      * while it ran (obj = request); they start when the burst ends */
@@ -234,8 +239,10 @@ static void loop_burst_done(sim *s, void *obj)
     l->in_cont = 0;
     if (!l->busy)
         loop_start(l);
-    if (!l->busy)
+    if (!l->busy) {
+        l->idle_t = l->T->s.now;
         tf_redis_waker_idle(&l->T->redis, s, l); /* it sleeps: Redis woken on its core runs */
+    }
 }
 
 /* A loop or a backend on the host wakes up: Redis's spinning threads may
@@ -254,6 +261,10 @@ TF_HOT void loop_start(loop *l)
         sim_tavg_set(&l->queue_t, T->s.now, (double)sim_queue_len(&l->ready));
         l->busy = 1;
         double nominal = j.x + (l->at_start ? l->at_start(l, &j) : 0);
+        if (l->cold_due && nominal > 0) {
+            nominal *= 1 + l->cold * -expm1(-l->cold_gap / l->cold_tau);
+            l->cold_due = 0;
+        }
         if (nominal == 0 && l->next_wake == 0 &&
             (j.fn == client_turn || j.fn == client_claimed || j.fn == server_turn)) {
             /* a yield of the client's pool code or of redis-py's (no CPU): its continuation
@@ -294,10 +305,16 @@ TF_HOT void loop_start(loop *l)
 TF_HOT void loop_run(loop *l, void *obj, double cost, sim_fn fn, int front, int awake)
 {
     sim_job j = {obj, fn, l->T->s.now, cost};
-    if (!l->busy && !l->in_cont && sim_queue_len(&l->ready) == 0 && !awake) {
-        l->next_wake = l->wake;
-        if (l->on_host)
-            host_wake(l->T);
+    if (!l->busy && !l->in_cont && sim_queue_len(&l->ready) == 0) {
+        if (!awake) {
+            l->next_wake = l->wake;
+            if (l->on_host)
+                host_wake(l->T);
+        }
+        if (l->cold > 0 && !l->cold_due) {
+            l->cold_gap = l->T->s.now - l->idle_t;
+            l->cold_due = 1;
+        }
     }
     if (front)
         sim_queue_push_front(&l->ready, j);
@@ -1416,6 +1433,8 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     sim_dist_buf_init(&T->pg_jitter, &p->pg_jitter, T->r_pg);
     loop_init(&T->client, T, 0, 0, &T->client_shape, p->client_on_host);
     T->client.at_start = client_at_start;
+    T->client.cold = p->client_cold;
+    T->client.cold_tau = p->client_cold_tau;
     T->c_cpu = p->client_cpu * p->client_cpu_scale;
     T->c_sent = p->client_sent_cpu * p->client_cpu_scale;
     T->c_connect = p->connect_cpu_client * p->client_cpu_scale;

@@ -632,6 +632,40 @@ static void test_server_cold(void **state)
     assert_true(a + b > 1.5);
 }
 
+/* client.cold: the load generator's first burst after it idled costs
+ * more, the longer it idled.  At concurrency 1 with a 10 ms backend and
+ * no server CPU, a request's start burst (0.5 ms) follows the previous
+ * response's burst at once (warm); its response burst follows 10 ms of
+ * idling: 0.5 ms x (1 + 2 (1 - e^(-10/4))). */
+static const char ccold_base[] =
+    "[architecture]\naccounting = stub\npayments = stub\nstub_latency = 10ms\n"
+    "[client]\ntotal = 200\ncpu = 1ms\nsent_cpu = 0\ncrowding = 0\nconnect_cpu = 0\npool_cpu = 0\n"
+    "pool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\npool_req_cpu = 0\ncpu_scale = 1\n"
+    "cold_tau = 4ms\n"
+    "[server]\ncpu_request = 0\ncpu_checkout = 0\ncpu_webhook = 0\ncpu_shape = 1\n"
+    "crowding = 0\naccept_cpu = 0\nwake_cpu = 0\n[host]\ncores = 64\nrtt = 0\n";
+
+static void test_client_cold(void **state)
+{
+    (void)state;
+    tf_out warm, cold, loaded;
+    run_with(ccold_base, "[client]\nconcurrency = 1\ncold = 0\n", &warm);
+    run_with(ccold_base, "[client]\nconcurrency = 1\ncold = 2\n", &cold);
+    run_with(ccold_base, "[client]\nconcurrency = 8\ncold = 2\n", &loaded);
+    const double resp = 0.5 * (1 + 2 * -expm1(-10.0 / 4)); /* ms */
+    for (int ph = 0; ph < TF_NPHASES; ph++) {
+        assert_rel(warm.phase[ph].cpu_client, 1e-3, 1e-9);
+        assert_rel(warm.phase[ph].throughput, 1 / 11e-3, 1e-6);
+        /* a phase's first request differs (it idled since the last phase) */
+        assert_rel(cold.phase[ph].cpu_client, (0.5 + resp) * 1e-3, 0.01);
+        assert_rel(cold.phase[ph].throughput, 1 / ((0.5 + resp + 10) * 1e-3), 0.01);
+        /* 8 at once: responses come 1.25 ms apart or less, far colder runs
+         * are rare */
+        assert_true(loaded.phase[ph].cpu_client > 1e-3);
+        assert_true(loaded.phase[ph].cpu_client < 0.5e-3 + resp * 1e-3 - 0.3e-3);
+    }
+}
+
 /* wake_affine: a statement waits for its loop's burst only when no host
  * core is idle; with many cores nothing changes. */
 static const char affine_base[] =
@@ -782,7 +816,7 @@ int main(void)
         cmocka_unit_test(test_determinism),       cmocka_unit_test(test_wake_cost),
         cmocka_unit_test(test_commit_wake),
         cmocka_unit_test(test_redis_on_host),     cmocka_unit_test(test_wake_affine),       cmocka_unit_test(test_redis_wake_wait),
-        cmocka_unit_test(test_server_cold),       cmocka_unit_test(test_bad_configs),
+        cmocka_unit_test(test_server_cold),       cmocka_unit_test(test_client_cold),       cmocka_unit_test(test_bad_configs),
         cmocka_unit_test(test_component_units),
         cmocka_unit_test(test_redis_io_threads),
         cmocka_unit_test(test_redis_pool_turns),
