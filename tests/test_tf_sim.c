@@ -633,25 +633,21 @@ static void test_server_cold(void **state)
 }
 
 /* client.cold: the load generator's first burst after it idled costs
- * more, the longer it idled.  At concurrency 1 with a 10 ms backend and
- * no server CPU, a request's start burst (0.5 ms) follows the previous
- * response's burst at once (warm); its response burst follows 10 ms of
- * idling: 0.5 ms x (1 + 2 (1 - e^(-10/4))). */
-static const char ccold_base[] =
-    "[architecture]\naccounting = stub\npayments = stub\nstub_latency = 10ms\n"
-    "[client]\ntotal = 200\ncpu = 1ms\nsent_cpu = 0\ncrowding = 0\nconnect_cpu = 0\npool_cpu = 0\n"
-    "pool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\npool_req_cpu = 0\ncpu_scale = 1\n"
-    "cold_tau = 4ms\n"
-    "[server]\ncpu_request = 0\ncpu_checkout = 0\ncpu_webhook = 0\ncpu_shape = 1\n"
-    "crowding = 0\naccept_cpu = 0\nwake_cpu = 0\n[host]\ncores = 64\nrtt = 0\n";
+ * more, the longer it idled.  cold_base with a client of 1 ms and a server
+ * of none: at concurrency 1 a request's start burst (0.5 ms) follows the
+ * previous response's burst at once (warm); its response burst follows 10
+ * ms of idling: 0.5 ms x (1 + 2 (1 - e^(-10/4))). */
+#define CCOLD(c, k)                                                                  \
+    "[client]\ncpu = 1ms\ncpu_scale = 1\ncold_tau = 4ms\nconcurrency = " c "\ncold = " k \
+    "\n[server]\ncpu_request = 0\n"
 
 static void test_client_cold(void **state)
 {
     (void)state;
     tf_out warm, cold, loaded;
-    run_with(ccold_base, "[client]\nconcurrency = 1\ncold = 0\n", &warm);
-    run_with(ccold_base, "[client]\nconcurrency = 1\ncold = 2\n", &cold);
-    run_with(ccold_base, "[client]\nconcurrency = 8\ncold = 2\n", &loaded);
+    run_with(cold_base, CCOLD("1", "0"), &warm);
+    run_with(cold_base, CCOLD("1", "2"), &cold);
+    run_with(cold_base, CCOLD("8", "2"), &loaded);
     const double resp = 0.5 * (1 + 2 * -expm1(-10.0 / 4)); /* ms */
     for (int ph = 0; ph < TF_NPHASES; ph++) {
         assert_rel(warm.phase[ph].cpu_client, 1e-3, 1e-9);
