@@ -131,7 +131,8 @@ bench: $(BENCH_BIN) $(TFSIM)
 	@TFSIM=$(TFSIM) sh bench/bench_cimba.sh
 
 # libFuzzer (clang, ASan+UBSan) on each input reader for FUZZ_SECONDS
-# (default 10) each; a crash prints the input and fails (tests/fuzz/run.sh).
+# (default 10) each, FUZZ_JOBS (default 2) readers at a time; a crash
+# prints the input and fails (tests/fuzz/run.sh).
 fuzz:
 	TFSIM_LDLIBS='$(LDLIBS)' MAKE='$(MAKE)' sh tests/fuzz/run.sh $(if $(FUZZ_SECONDS),$(FUZZ_SECONDS),10)
 

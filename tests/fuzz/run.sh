@@ -16,7 +16,8 @@
 # tests/fuzz/regress/NAME/ and fix the bug: tests/test_hostile.c replays
 # that directory), 2 when the build failed.
 # Environment: TFSIM_LDLIBS (libraries to link; `make fuzz` passes the
-# Makefile's), MAKE.
+# Makefile's), MAKE, FUZZ_JOBS (targets fuzzed at once, default 2: one per
+# core of the project's machines; each still gets SECONDS).
 set -u
 secs=${1:-10}
 [ $# -gt 0 ] && shift
@@ -52,12 +53,15 @@ for t in $targets; do
     fi
 done
 
-status=0
-for t in $targets; do
+# One target: its summary line goes to $B/fuzz_$t.result, 1 to
+# $B/fuzz_$t.crashed when it crashed.
+fuzz_one() {
+    t=$1
     work=$B/corpus/$t
     crashes=$B/crashes/$t
     log=$B/fuzz_$t.log
     mkdir -p "$work" "$crashes"
+    rm -f $B/fuzz_$t.crashed
     seeds=tests/fuzz/corpus/$t
     [ -d "$seeds" ] || seeds=
     opts=
@@ -81,11 +85,32 @@ for t in $targets; do
     if [ $rc -eq 0 ]; then
         echo "fuzz $t: ${runs:-?} executions in $secs s (${rate:-?}/s), $cov, corpus $(ls "$work" | wc -l) inputs"
     else
-        status=1
+        echo 1 >$B/fuzz_$t.crashed
         input=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
         echo "fuzz $t: CRASH after ${runs:-?} executions (exit $rc); input: ${input:-see $log}"
         grep -E '^(==[0-9]+==ERROR|SUMMARY|fuzz invariant|.*runtime error)' "$log" | head -5 | sed 's/^/    /'
         echo "    log: $log"
+    fi >$B/fuzz_$t.result
+}
+
+jobs=${FUZZ_JOBS:-2}
+case $jobs in
+    ''|*[!0-9]*|0) echo "fuzz: FUZZ_JOBS must be a positive integer" >&2; exit 2 ;;
+esac
+# FUZZ_JOBS targets at a time; the summaries are printed in target order
+n=0
+for t in $targets; do
+    fuzz_one "$t" &
+    n=$((n + 1))
+    if [ $n -ge "$jobs" ]; then
+        wait
+        n=0
     fi
+done
+wait
+status=0
+for t in $targets; do
+    cat $B/fuzz_$t.result
+    [ -f $B/fuzz_$t.crashed ] && status=1
 done
 exit $status
