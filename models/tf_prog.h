@@ -53,6 +53,15 @@ enum tf_pg_query {
     TF_Q_COMMIT
 };
 
+/* Whether a request's transaction has run sums (postgres.commit_wake: its
+ * COMMIT waits longer) once it sends statement q, given `sums` before:
+ * BEGIN starts a transaction without, a sum marks it.  The simulation and
+ * the live driver both follow their statements with it. */
+static inline int tf_q_txn_sums(int q, int sums)
+{
+    return q == TF_Q_BEGIN ? 0 : q == TF_Q_SUM ? 1 : sums;
+}
+
 /* Which code a TF_U_CPU step runs (server.cold: each path warms and cools
  * on its own). */
 enum tf_path {

@@ -420,13 +420,10 @@ static double pg_cost(tfs *T, req *r, int q)
 {
     const tf_params *p = T->p;
     double c = p->pg_query_cpu;
+    r->txn_sums = tf_q_txn_sums(q, r->txn_sums);
     switch (q) {
-    case TF_Q_BEGIN:
-        r->txn_sums = 0;
-        break;
     case TF_Q_SUM:
         c += sum_extra(p, T->rows);
-        r->txn_sums = 1;
         break;
     case TF_Q_INSERT_TICKET:
         if (T->tickets >= 1) {

@@ -312,6 +312,15 @@ static void test_wake_cost(void **state)
     assert_close(ow.phase[TF_RESERVE].throughput / o0.phase[TF_RESERVE].throughput, 1, 0.01);
 }
 
+/* run_text of base with extra's overrides after it (seed 5) */
+static void run_with(const char *base, const char *extra, tf_out *o)
+{
+    char text[2048];
+    int n = snprintf(text, sizeof text, "%s\f%s", base, extra);
+    assert_true(n > 0 && (size_t)n < sizeof text);
+    run_text(text, 5, o);
+}
+
 /* postgres.commit_wake: at concurrency 1 (every core idle) each hold's
  * COMMIT, the one transaction with sums, waits exactly commit_wake more;
  * the commit phase's transactions (no sums) do not.  (That it needs an
@@ -319,25 +328,19 @@ static void test_wake_cost(void **state)
 static void test_commit_wake(void **state)
 {
     (void)state;
-    char text[1024];
     tf_out o0, ow;
-    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 1\nphases = reserve,commit\n", wake_base);
-    run_text(text, 5, &o0);
-    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 1\nphases = reserve,commit\n[postgres]\ncommit_wake = 150us\n",
-             wake_base);
-    run_text(text, 5, &ow);
+    run_with(wake_base, "[client]\nconcurrency = 1\nphases = reserve,commit\n", &o0);
+    run_with(wake_base, "[client]\nconcurrency = 1\nphases = reserve,commit\n[postgres]\ncommit_wake = 150us\n",
+             &ow);
     assert_close(ow.phase[TF_RESERVE].mean - o0.phase[TF_RESERVE].mean, 150e-6, 1e-9);
     assert_close(ow.kind_mean[TF_K_HOLD] - o0.kind_mean[TF_K_HOLD], 150e-6, 1e-9);
     assert_close(ow.phase[TF_COMMIT].mean, o0.phase[TF_COMMIT].mean, 1e-12);
     assert_close(ow.kind_mean[TF_K_COMMIT_ORDER], o0.kind_mean[TF_K_COMMIT_ORDER], 1e-12);
     /* backends off the host: the wait applies when no backend is running
      * (always at concurrency 1) */
-    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 1\n[host]\npostgres_on_host = false\n", wake_base);
-    run_text(text, 5, &o0);
-    snprintf(text, sizeof text,
-             "%s\f[client]\nconcurrency = 1\n[host]\npostgres_on_host = false\n[postgres]\ncommit_wake = 150us\n",
-             wake_base);
-    run_text(text, 5, &ow);
+    run_with(wake_base, "[client]\nconcurrency = 1\n[host]\npostgres_on_host = false\n", &o0);
+    run_with(wake_base,
+             "[client]\nconcurrency = 1\n[host]\npostgres_on_host = false\n[postgres]\ncommit_wake = 150us\n", &ow);
     assert_close(ow.phase[TF_RESERVE].mean - o0.phase[TF_RESERVE].mean, 150e-6, 1e-9);
 }
 
@@ -351,14 +354,6 @@ static const char redis_base[] =
     "[redis]\nservice = 10us\nloop_cpu = 5us\nwake_wait = 0\n";
 
 /* Run the base config with extra INI text appended (seed 5). */
-static void run_with(const char *base, const char *extra, tf_out *o)
-{
-    char text[2048];
-    int n = snprintf(text, sizeof text, "%s\f%s", base, extra);
-    assert_true(n > 0 && (size_t)n < sizeof text);
-    run_text(text, 5, o);
-}
-
 static void test_redis_on_host(void **state)
 {
     (void)state;

@@ -455,10 +455,8 @@ static int run(val_live *e, unsigned i, sim_err *err)
                                {r->holds[0], r->holds[1]},
                                e->p->payments == TF_PG && r->phase == TF_WEBHOOK ? 1 : 2};
             r->call_class = pg ? VAL_LIVE_PG0 + u->arg : VAL_LIVE_REDIS0 + u->arg;
-            if (pg && u->arg == TF_Q_BEGIN)
-                r->txn_sums = 0;
-            if (pg && u->arg == TF_Q_SUM)
-                r->txn_sums = 1;
+            if (pg)
+                r->txn_sums = tf_q_txn_sums(u->arg, r->txn_sums);
             r->value = 0;
             r->t_call = io->now(io->ctx);
             if (pg) {
