@@ -5,6 +5,7 @@
 
 #include <math.h>
 
+#include "models/mdl.h"
 #include "validate/val_calib.h"
 
 static void fill(val_calib_point *p, val_calib_sim *s)
@@ -131,12 +132,79 @@ static void test_ini(void **state)
     free(c);
 }
 
+static long cfg_long(const sim_cfg *c, const char *sec, const char *key)
+{
+    size_t n;
+    sim_cfg_key *schema = mdl_schema(NULL, &n);
+    double v;
+    sim_err err;
+    sim_err_clear(&err);
+    if (sim_cfg_num(c, schema, n, sec, key, &v, &err))
+        fail_msg("%s", err.msg);
+    return lround(v * 1000); /* thousandths: the succeed rate too */
+}
+
+/* The file's settings of an architecture's runs reach the config it is
+ * simulated with, --set wins over them, and values equal to the config's
+ * add nothing (outputs of files at TigerBench's defaults unchanged). */
+static void test_file_settings(void **state)
+{
+    (void)state;
+    sim_err err;
+    sim_err_clear(&err);
+    val_tigerbench_arch a;
+    assert_int_equal(val_tigerbench_arch_named("pg_redis", &a, &err), SIM_OK);
+    a.db_pool_size = 20;
+    a.succeed_rate = 0.9;
+    a.total = 2000;
+    sim_cfg *c = sim_cfg_new();
+    assert_int_equal(val_calib_base_arch(NULL, "f.csv", &a, NULL, c, &err), SIM_OK);
+    assert_int_equal(cfg_long(c, "postgres", "pool_size"), 20000);
+    assert_int_equal(cfg_long(c, "postgres", "gate"), 20000);
+    assert_int_equal(cfg_long(c, "client", "succeed_rate"), 900);
+    assert_int_equal(cfg_long(c, "client", "total"), 2000000);
+    char w[256];
+    assert_string_equal(sim_cfg_where(c, "postgres", "gate", w, sizeof w), "f.csv: db_pool_size");
+    sim_cfg_free(c);
+
+    /* --set wins; a mixed total keeps the config's; pool 0 is a gate of 1 */
+    sim_cfg *ov = sim_cfg_new();
+    assert_int_equal(sim_cfg_set(ov, "postgres.gate=5", &err), SIM_OK);
+    a.mixed = VAL_TIGERBENCH_MIXED_TOTAL;
+    c = sim_cfg_new();
+    assert_int_equal(val_calib_base_arch(NULL, "f.csv", &a, ov, c, &err), SIM_OK);
+    assert_int_equal(cfg_long(c, "postgres", "gate"), 5000);
+    assert_int_equal(cfg_long(c, "postgres", "pool_size"), 20000);
+    assert_int_equal(cfg_long(c, "client", "total"), 1000000);
+    sim_cfg_free(c);
+    sim_cfg_free(ov);
+    a.db_pool_size = 0;
+    c = sim_cfg_new();
+    assert_int_equal(val_calib_base_arch(NULL, "f.csv", &a, NULL, c, &err), SIM_OK);
+    assert_int_equal(cfg_long(c, "postgres", "gate"), 1000);
+    sim_cfg_free(c);
+
+    /* TigerBench's defaults: nothing added */
+    a.db_pool_size = 10;
+    a.succeed_rate = 1;
+    a.total = 1000;
+    a.mixed = 0;
+    c = sim_cfg_new();
+    assert_int_equal(val_calib_base_arch(NULL, "f.csv", &a, NULL, c, &err), SIM_OK);
+    assert_null(sim_cfg_find(c, "postgres", "gate"));
+    assert_null(sim_cfg_find(c, "postgres", "pool_size"));
+    assert_null(sim_cfg_find(c, "client", "total"));
+    assert_null(sim_cfg_find(c, "client", "succeed_rate"));
+    sim_cfg_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_objective_known),
         cmocka_unit_test(test_objective_phases_out),
         cmocka_unit_test(test_ini),
+        cmocka_unit_test(test_file_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -258,6 +258,45 @@ static void test_header_errors(void **state)
              "tb.csv:1: phase: column appears twice");
 }
 
+/* The load generator's settings per architecture: kept when every row
+ * agrees, marked mixed when not; an empty webhook_mode is no setting. */
+static void test_loadgen_settings(void **state)
+{
+    (void)state;
+    val_tigerbench *tb = read_ok(good_csv);
+    const val_tigerbench_arch *a = val_tigerbench_find(tb, "pg_pg");
+    assert_string_equal(a->webhook_mode, "direct"); /* the kind rows' empty field: none */
+    assert_true(a->succeed_rate == 1.0);
+    assert_int_equal(a->total, 1000);
+    assert_int_equal(a->mixed, 0);
+    const val_tigerbench_arch *t = val_tigerbench_find(tb, "tb_redis");
+    assert_int_equal(t->total, 0); /* kinds only */
+    assert_string_equal(t->webhook_mode, "");
+    val_tigerbench_free(tb);
+
+    /* 2000 per run, a later phase a few short (sessions lost to errors):
+     * still 2000, not mixed; another rate, mode and total in pg_redis */
+    tb = read_ok(HDR "t,a,checkout,pg,pg,1,20,512,emit,0.9,2000,2000,0,10,200\n"
+                     "t,a,webhook,pg,pg,1,20,512,emit,0.9,1997,1997,0,10,199.7\n"
+                     "t,a,checkout,pg,redis,1,10,512,,1.0,1000,1000,0,10,100\n"
+                     "u,a,checkout,pg,redis,1,10,512,direct,0.5,1000,1000,0,10,100\n"
+                     "t,a,checkout,pg,redis,5,10,512,emit,1.0,400,400,0,4,100\n");
+    a = val_tigerbench_find(tb, "pg_pg");
+    assert_int_equal(a->db_pool_size, 20);
+    assert_string_equal(a->webhook_mode, "emit");
+    assert_true(a->succeed_rate == 0.9);
+    assert_int_equal(a->total, 2000);
+    assert_int_equal(a->mixed, 0);
+    a = val_tigerbench_find(tb, "pg_redis");
+    assert_int_equal(a->total, 1000);
+    assert_string_equal(a->webhook_mode, "direct");
+    assert_int_equal(a->mixed, VAL_TIGERBENCH_MIXED_SUCCEED | VAL_TIGERBENCH_MIXED_WEBHOOK |
+                                   VAL_TIGERBENCH_MIXED_TOTAL);
+    val_tigerbench_free(tb);
+    read_bad(HDR "t,a,checkout,pg,pg,1,10,512,directly-to-the-server,1.0,1000,1000,0,10,100\n",
+             "tb.csv:2: webhook_mode: 'directly-to-the-server' is not a webhook mode");
+}
+
 static void test_row_errors(void **state)
 {
     (void)state;
@@ -405,6 +444,7 @@ int main(void)
         cmocka_unit_test(test_header_errors),  cmocka_unit_test(test_row_errors),
         cmocka_unit_test(test_malformed),      cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_timestamps),     cmocka_unit_test(test_arch_named),
+        cmocka_unit_test(test_loadgen_settings),
     };
     return cmocka_run_group_tests_name("val_tigerbench", tests, setup, teardown);
 }

@@ -709,6 +709,45 @@ int val_calib_arch_modelled(const char *name, const val_tigerbench_arch *a, sim_
     return SIM_OK;
 }
 
+/* key = value with origin "FILE: column" when value differs from cfg's. */
+static int file_setting(sim_cfg *cfg, const char *file, const char *column, const char *section,
+                        const char *key, double value, sim_err *err)
+{
+    size_t n;
+    sim_cfg_key *schema = mdl_schema(NULL, &n);
+    double now;
+    if (sim_cfg_num(cfg, schema, n, section, key, &now, err))
+        return err->code;
+    if (now == value)
+        return SIM_OK;
+    char line[256], origin[SIM_CFG_MAX_LINE];
+    snprintf(line, sizeof line, "%s.%s=%.17g", section, key, value);
+    snprintf(origin, sizeof origin, "%s: %s", file, column);
+    return sim_cfg_set_as(cfg, line, origin, err);
+}
+
+int val_calib_file_settings(const char *name, const val_tigerbench_arch *a, sim_cfg *cfg,
+                            sim_err *err)
+{
+    if (a->db_pool_size >= 0) {
+        /* tigerfans/infra/sql.py: pool_size = DB_POOL_SIZE, and the DB gate
+         * DB_GATE_LIMIT defaults to it (a semaphore of max(1, limit));
+         * pool_size 0 would be SQLAlchemy's unbounded pool, under a gate of 1 */
+        double pool = a->db_pool_size > 0 ? (double)a->db_pool_size : 1;
+        if (file_setting(cfg, name, "db_pool_size", "postgres", "pool_size", pool, err) ||
+            file_setting(cfg, name, "db_pool_size", "postgres", "gate", pool, err))
+            return err->code;
+    }
+    if (!isnan(a->succeed_rate) && !(a->mixed & VAL_TIGERBENCH_MIXED_SUCCEED) &&
+        file_setting(cfg, name, "arg_succeed_rate", "client", "succeed_rate", a->succeed_rate,
+                     err))
+        return err->code;
+    if (a->total > 0 && !(a->mixed & VAL_TIGERBENCH_MIXED_TOTAL) &&
+        file_setting(cfg, name, "total", "client", "total", (double)a->total, err))
+        return err->code;
+    return SIM_OK;
+}
+
 int val_calib_base_arch(const char *base_path, const char *name, const val_tigerbench_arch *a,
                         const sim_cfg *ov, sim_cfg *cfg, sim_err *err)
 {
@@ -722,6 +761,8 @@ int val_calib_base_arch(const char *base_path, const char *name, const val_tiger
     sim_cfg_set(cfg, buf, err);
     snprintf(buf, sizeof buf, "architecture.payments=%s", a->payments);
     sim_cfg_set(cfg, buf, err);
+    if (val_calib_file_settings(name, a, cfg, err))
+        return err->code;
     for (size_t i = 0; ov && i < sim_cfg_count(ov); i++) {
         const sim_cfg_entry *e = sim_cfg_at(ov, i);
         char line[SIM_CFG_MAX_LINE];

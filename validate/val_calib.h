@@ -172,9 +172,19 @@ int val_calib_value(const sim_cfg *cfg, const char *key, double *v, char *spec, 
                     sim_err *err);
 
 /* The config a calibration or prediction of architecture arch starts
- * from: base_path (NULL: the embedded defaults), arch's backends, then
- * the overrides in ov (may be NULL).  SIM_EINPUT when arch is not in tb
- * or its backends are not modelled. */
+ * from: base_path (NULL: the embedded defaults), arch's backends, the
+ * settings the file records for arch (val_calib_file_settings), then the
+ * overrides in ov (may be NULL: --set wins over the file, a what-if).
+ * SIM_EINPUT when arch is not in tb or its backends are not modelled. */
+/* The settings TigerBench's CSV records for a's runs, into cfg, each
+ * only where it differs from cfg's value (origin "name: column"):
+ * db_pool_size -> postgres.pool_size and postgres.gate (TigerFans'
+ * DB_GATE_LIMIT defaults to DB_POOL_SIZE: tigerfans/infra/sql.py),
+ * arg_succeed_rate -> client.succeed_rate, the requests per repetition
+ * -> client.total (the last two only when every row agrees).
+ * webhook_mode and redis_max_conn have no model key (predict notes them). */
+int val_calib_file_settings(const char *name, const val_tigerbench_arch *a, sim_cfg *cfg,
+                            sim_err *err);
 int val_calib_base(const char *base_path, const val_tigerbench *tb, const char *arch,
                    const sim_cfg *ov, sim_cfg *cfg, sim_err *err);
 /* The same for an architecture given as a record (borrowed; it need not be

@@ -197,6 +197,43 @@ static int baseline_other_client(const val_predict_opts *o, const val_calib_run_
     return rc;
 }
 
+/* What the file says about a's runs that the simulation takes from it, or
+ * cannot (val_calib_file_settings applies the first). */
+static void settings_notes(val_prediction *p, const char *file, const val_tigerbench_arch *a)
+{
+    if (a->db_pool_size >= 0 && a->db_pool_size != 10)
+        note(p, "%s: %s ran with db_pool_size %ld: simulated with postgres.pool_size and "
+                "postgres.gate %ld (TigerFans' DB gate defaults to the pool size)",
+             file, a->name, a->db_pool_size, a->db_pool_size > 0 ? a->db_pool_size : 1);
+    if (a->total > 0 && a->total != 1000 && !(a->mixed & VAL_TIGERBENCH_MIXED_TOTAL))
+        note(p, "%s: %s ran %ld requests per phase: simulated with client.total %ld", file,
+             a->name, a->total, a->total);
+    if (a->mixed & VAL_TIGERBENCH_MIXED_TOTAL)
+        note(p, "%s: %s's runs have different requests per phase (up to %ld); simulated with "
+                "the config's client.total", file, a->name, a->total);
+    if (!isnan(a->succeed_rate) && a->succeed_rate != 1 &&
+        !(a->mixed & VAL_TIGERBENCH_MIXED_SUCCEED))
+        note(p, "%s: %s ran with arg_succeed_rate %g: simulated with client.succeed_rate %g",
+             file, a->name, a->succeed_rate, a->succeed_rate);
+    if (a->mixed & VAL_TIGERBENCH_MIXED_SUCCEED)
+        note(p, "%s: %s's runs have different arg_succeed_rate; simulated with the config's "
+                "client.succeed_rate", file, a->name);
+    if ((a->webhook_mode[0] && strcmp(a->webhook_mode, "direct")) ||
+        (a->mixed & VAL_TIGERBENCH_MIXED_WEBHOOK))
+        note(p, "%s: %s ran webhooks in mode %s%s: the model's webhook is the direct one (one "
+                "POST /payments/webhook); emit's extra hop through /mockpay is not simulated",
+             file, a->name, a->webhook_mode,
+             a->mixed & VAL_TIGERBENCH_MIXED_WEBHOOK ? " (and others)" : "");
+    long cmax = 0;
+    for (size_t i = 0; i < a->nphases; i++)
+        if (a->phases[i].concurrency > cmax)
+            cmax = a->phases[i].concurrency;
+    if (!strcmp(a->payments, "redis") && a->redis_max_conn >= 0 && a->redis_max_conn < cmax)
+        note(p, "%s: %s ran with redis_max_conn %ld, below its concurrency %ld: redis-py's "
+                "pool raises 'Too many connections' there (errors, not queueing); the model "
+                "has no such limit", file, a->name, a->redis_max_conn, cmax);
+}
+
 /* ---- step 2: the target's own demands at light load ---- */
 
 /* The target's record: FILE's, or the named one with no rows. */
@@ -562,6 +599,15 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
                               p->target);
         } else {
             rc0 = val_calib_arch_modelled(b->file, &p->absent, err);
+            /* run as the baseline's runs were: its pool, rate and total */
+            const val_tigerbench_arch *ba0 = val_tigerbench_find(b->tb, b->arch);
+            if (rc0 == SIM_OK && ba0) {
+                p->absent.db_pool_size = ba0->db_pool_size;
+                p->absent.succeed_rate = ba0->succeed_rate;
+                p->absent.total = ba0->total;
+                p->absent.mixed = ba0->mixed;
+                memcpy(p->absent.webhook_mode, ba0->webhook_mode, sizeof ba0->webhook_mode);
+            }
         }
     }
     /* AUTO tries both clients when the baseline is fitted or stored and
@@ -585,6 +631,12 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
         return err->code;
     for (size_t i = 0; i < b->series.nnotes; i++)
         note(p, "%s", b->series.notes[i]);
+    settings_notes(p, b->file, ba);
+    if (p->target_absent)
+        note(p, "%s is simulated with the settings of %s's runs (pool, requests per phase, "
+                "succeed rate)", p->target, b->arch);
+    else if (ta != ba)
+        settings_notes(p, b->file, ta);
     if (p->source == VAL_PREDICT_SHIPPED)
         note(p, "baseline %s: the shipped calibration (the embedded defaults were fitted on these "
                 "data: configs/tigerfans/base.ini); --calibrate fits it again", b->arch);

@@ -326,6 +326,33 @@ static int setting(reader *r, int c, long *val, int *first_line, const char *arc
     return 0;
 }
 
+/* The load generator's settings of a row (arg_succeed_rate, parsed as
+ * rate, NaN when empty; webhook_mode): the architecture keeps the first
+ * row's and marks those that differ (TigerBench's older rows have no
+ * webhook_mode: an empty field is no setting). */
+static int loadgen_settings(reader *r, val_tigerbench_arch *a, double rate)
+{
+    if (!isnan(rate)) {
+        if (isnan(a->succeed_rate))
+            a->succeed_rate = rate;
+        else if (a->succeed_rate != rate)
+            a->mixed |= VAL_TIGERBENCH_MIXED_SUCCEED;
+    }
+    const char *m = field(r, C_WEBHOOK_MODE);
+    if (!m || !*m)
+        return 0;
+    if (strlen(m) >= sizeof a->webhook_mode) {
+        rfail(r, r->rec_line, col_name[C_WEBHOOK_MODE],
+              "'%.40s' is not a webhook mode (TigerBench writes direct or emit)", m);
+        return -1;
+    }
+    if (!a->webhook_mode[0])
+        snprintf(a->webhook_mode, sizeof a->webhook_mode, "%s", m);
+    else if (strcmp(a->webhook_mode, m))
+        a->mixed |= VAL_TIGERBENCH_MIXED_WEBHOOK;
+    return 0;
+}
+
 /* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
 static long days_from_civil(long y, long m, long d)
 {
@@ -479,6 +506,7 @@ static int arch_index(reader *r, const char *acc, const char *pay)
     snprintf(a->accounting, sizeof a->accounting, "%s", acc);
     snprintf(a->payments, sizeof a->payments, "%s", pay);
     a->db_pool_size = a->redis_max_conn = -1;
+    a->succeed_rate = NAN;
     tb->extra[tb->narch].db_line = tb->extra[tb->narch].redis_line = 0;
     return (int)tb->narch++;
 }
@@ -506,6 +534,7 @@ static void row(reader *r)
         fnum(r, C_WALLTIME, is_kind ? 0 : 1e-300, &wall) || fnum(r, C_THROUGHPUT, 0, &x))
         return;
     const char *sr = field(r, C_SUCCEED_RATE);
+    rate = NAN;
     if (sr && *sr) {
         if (fnum(r, C_SUCCEED_RATE, 0, &rate))
             return;
@@ -551,6 +580,8 @@ static void row(reader *r)
     val_tigerbench_arch *a = &tb->arch[ai];
     if (setting(r, C_DB_POOL, &a->db_pool_size, &tb->extra[ai].db_line, a->name) ||
         setting(r, C_REDIS_MAX, &a->redis_max_conn, &tb->extra[ai].redis_line, a->name))
+        return;
+    if (loadgen_settings(r, a, rate))
         return;
     int nid = name_id(tb, name);
     grp *g = nid < 0 ? NULL : group(tb, ai, is_kind, nid, conc, r->rec_line);
@@ -690,6 +721,8 @@ static void summarise(val_tigerbench *tb)
                     p->x_max = g->a.max;
                     p->wall_mean = g->b.mean;
                     p->total = g->total;
+                    if (g->reps > 0 && g->total / g->reps > a->total)
+                        a->total = g->total / g->reps;
                     p->ok = g->ok;
                     p->errors = g->errors;
                     p->line = g->line;
@@ -718,6 +751,15 @@ static void summarise(val_tigerbench *tb)
         }
     }
     free(it);
+    /* the requests per repetition: the largest (a phase after checkout
+     * runs on the sessions checkout made, a few fewer after errors); a
+     * group below 90% of it is another setting */
+    for (size_t ai = 0; ai < tb->narch; ai++) {
+        val_tigerbench_arch *a = &tb->arch[ai];
+        for (size_t k = 0; k < a->nphases; k++)
+            if ((double)a->phases[k].total < 0.9 * (double)a->total * a->phases[k].reps)
+                a->mixed |= VAL_TIGERBENCH_MIXED_TOTAL;
+    }
 }
 
 /* A kind's mean can not exceed the time its repetition's phases took. */
@@ -901,6 +943,7 @@ int val_tigerbench_arch_named(const char *name, val_tigerbench_arch *out, sim_er
 {
     memset(out, 0, sizeof *out);
     out->db_pool_size = out->redis_max_conn = -1;
+    out->succeed_rate = NAN;
     const char *us = strchr(name, '_');
     size_t n = strlen(name);
     if (!us || us == name || !us[1] || strchr(us + 1, '_') || n >= sizeof out->name)

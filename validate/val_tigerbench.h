@@ -23,7 +23,10 @@
  *    and are skipped.
  * Every repetition of a setting is one row; rows of one group need not be
  * adjacent.  Within one architecture, db_pool_size and redis_max_conn must
- * not vary (one file = one setting per architecture).
+ * not vary (one file = one setting per architecture); arg_succeed_rate,
+ * webhook_mode and the requests per repetition may (the architecture's
+ * record then says which vary), as TigerBench's files mix runs with and
+ * without the webhook_mode column.
  *
  * Timestamps (optional column): an ISO 8601 time (YYYY-MM-DD[T ]hh:mm[:ss[.f]]
  * with an optional Z or UTC offset; the benchmark writes a phase row's
@@ -70,6 +73,11 @@
 #define VAL_TIGERBENCH_MAX_SECONDS 86400.0
 #define VAL_TIGERBENCH_MAX_BATCH 1e6
 
+/* Settings that vary among an architecture's phase rows (val_tigerbench_arch.mixed). */
+#define VAL_TIGERBENCH_MIXED_SUCCEED 1u
+#define VAL_TIGERBENCH_MIXED_WEBHOOK 2u
+#define VAL_TIGERBENCH_MIXED_TOTAL 4u
+
 /* One phase at one concurrency, over its repetitions. */
 typedef struct val_tigerbench_phase {
     char phase[VAL_TIGERBENCH_NAME_MAX]; /* "checkout", "webhook", ... */
@@ -113,6 +121,17 @@ typedef struct val_tigerbench_arch {
     char name[VAL_TIGERBENCH_NAME_MAX]; /* "pg_pg" */
     char accounting[VAL_TIGERBENCH_NAME_MAX], payments[VAL_TIGERBENCH_NAME_MAX];
     long db_pool_size, redis_max_conn;  /* -1 when absent from the file */
+    /* The load generator's settings of the phase rows, when every row that
+     * names one agrees (else the "mixed" bit is set and the value is the
+     * first row's): arg_succeed_rate (NaN when absent), webhook_mode (""
+     * when absent) and the requests per repetition, the largest of the
+     * phase groups' total / reps (the run's --total: a phase after
+     * checkout runs on the sessions it made, a few fewer after errors;
+     * mixed when a group has under 90% of it; 0 without phase rows). */
+    double succeed_rate;
+    char webhook_mode[16];
+    long total;
+    unsigned mixed;                     /* VAL_TIGERBENCH_MIXED_* bits */
     size_t nphases;
     val_tigerbench_phase *phases;       /* owned by the val_tigerbench */
     size_t nkinds;

@@ -158,6 +158,19 @@ if awk -F, 'NR == FNR { if (FNR > 1) r[$1 "," $2] = $8; next }
             FNR > 1 { n++; if (!($1 "," $2 in r) || r[$1 "," $2] != $6) bad = 1 }
             END { exit bad || n != 48 }' "$tmp/out" "$tmp/absent.csv"; then ok; else
     bad "predict absent target: holds rows are not the baseline's"; fi
+# the file's DB_POOL_SIZE (db_pool_size) is simulated: TigerFans' pool and
+# DB gate of 20; an absent target runs with the baseline's settings; up to
+# concurrency 10 the gate never binds and every figure is the same
+sed 's/,pg,pg,\([0-9]*\),10,512,/,pg,pg,\1,20,512,/' "$tmp/pg_only.csv" >"$tmp/pool20.csv"
+expect 0 "predict, db_pool_size 20" -- "$TFSIM" predict --tigerbench "$tmp/pool20.csv" \
+    --baseline pg_pg --target pg_redis --config configs/tigerfans/base.ini --reps 2 --format csv
+expect_err "pg_pg ran with db_pool_size 20: simulated with postgres.pool_size and postgres.gate 20" \
+    "predict names the file's pool size"
+expect_err "pg_redis is simulated with the settings of pg_pg's runs" "predict: an absent target takes the baseline's settings"
+if awk -F, 'NR == FNR { if (FNR > 1) r[$1 "," $2] = $3; next }
+            FNR > 1 { same = r[$1 "," $2] == $3; if ($2 <= 10 && !same) bad = 1; if ($2 >= 20 && !same) moved++ }
+            END { exit bad || moved < 4 }' "$tmp/absent.csv" "$tmp/out"; then ok; else
+    bad "predict db_pool_size 20: the same up to 10, different beyond"; fi
 expect 2 "predict a target that names no architecture" -- "$TFSIM" predict --tigerbench "$tmp/pg_only.csv" \
     --baseline pg_pg --target redis
 expect_err "--target: .*architecture 'redis' is not in the file (present: pg_pg), and 'redis' does not name one" \
