@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Run TigerBench's four load phases against a running TigerFans server and
+record, per phase, the CPU every process on the host spent per request: the
+load generator (this process), the server (--server-pid, all its threads),
+PostgreSQL (every process named postgres*, exited backends included through
+the postmaster's children times) and Redis (every redis-server process).
+What the model's per-component cores say at each concurrency, measured
+(docs/live-tigerfans.md, "Where the CPU goes at each concurrency").
+
+The phases are TigerBench's own functions (bench/load_phases.py of the
+TigerFans checkout given by --app, imported, not copied): checkout, webhook
+(direct, signed with the mock secret), reserve, commit, each with a new
+httpx client, as `python3 -m bench.load_phases` runs them.
+
+  python3 scripts/live_cpu_phases.py --app /path/to/tigerfans --server-pid PID \
+      --arch pg_pg --concurrency 20 --csv out.csv
+
+Appends one row per phase to --csv (header when the file is new):
+arch,concurrency,phase,requests,ok,walltime,throughput,client_ms,server_ms,
+postgres_ms,redis_ms (CPU milliseconds per successful request).
+Exit status 2 on bad arguments or a process that cannot be read.
+"""
+import argparse
+import asyncio
+import os
+import resource
+import sys
+import time
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def stat_fields(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        s = f.read()
+    # the command may hold spaces and parentheses: fields follow the last ')'
+    rest = s[s.rindex(")") + 2:].split()
+    return rest  # rest[0] is field 3 (state)
+
+
+def proc_cpu(pid, children=False):
+    """utime + stime (+ cutime + cstime) of pid, seconds."""
+    f = stat_fields(pid)
+    t = int(f[11]) + int(f[12])  # fields 14, 15
+    if children:
+        t += int(f[13]) + int(f[14])  # fields 16, 17: waited-for children
+    return t / TICK
+
+
+def pids_named(prefix):
+    out = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/comm") as f:
+                if f.read().strip().startswith(prefix):
+                    out.append(int(d))
+        except OSError:
+            pass
+    return out
+
+
+def group_cpu(prefix):
+    """CPU of every process named prefix*; a process whose parent has the
+    same name counts alone, its parent's children times count those that
+    exited (postgres backends under the postmaster)."""
+    total = 0.0
+    pids = set(pids_named(prefix))
+    for p in pids:
+        try:
+            ppid = int(stat_fields(p)[1])
+            total += proc_cpu(p, children=ppid not in pids)
+        except (OSError, ValueError, IndexError):
+            pass  # exited meanwhile: its parent's children times have it
+    return total
+
+
+def sample(server_pid):
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return {
+        "client": ru.ru_utime + ru.ru_stime,
+        "server": proc_cpu(server_pid),
+        "postgres": group_cpu("postgres"),
+        "redis": group_cpu("redis-server"),
+    }
+
+
+async def run(args, lp):
+    base = args.base
+    rows = []
+
+    def record(phase, summary, before, t0):
+        after = sample(args.server_pid)
+        ok = max(summary.ok, 1)
+        rows.append([args.arch, args.concurrency, phase, summary.total, summary.ok,
+                     "%.6f" % summary.wall_time, "%.4f" % summary.throughput] +
+                    ["%.4f" % (1e3 * (after[k] - before[k]) / ok)
+                     for k in ("client", "server", "postgres", "redis")])
+
+    b = sample(args.server_pid)
+    t0 = time.perf_counter()
+    sessions, s = await lp.phase_checkout(base, args.total, args.concurrency)
+    record("checkout", s, b, t0)
+    b = sample(args.server_pid)
+    _, s = await lp.phase_webhook(base=base, sessions=sessions, concurrency=args.concurrency,
+                                  mode="direct", succeed_rate=1.0,
+                                  mock_webhook_url=base + "/payments/webhook",
+                                  mock_secret=args.secret)
+    record("webhook", s, b, t0)
+    b = sample(args.server_pid)
+    acc, s = await lp.phase_accounting_reserve(base, args.total, args.concurrency)
+    record("reserve", s, b, t0)
+    b = sample(args.server_pid)
+    _, s = await lp.phase_accounting_commit(base=base, sessions=acc, conc=args.concurrency)
+    record("commit", s, b, t0)
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--app", required=True, help="TigerFans checkout (holds bench/)")
+    ap.add_argument("--server-pid", type=int, required=True)
+    ap.add_argument("--arch", required=True, help="label for the rows, e.g. pg_pg")
+    ap.add_argument("--concurrency", type=int, required=True)
+    ap.add_argument("--total", type=int, default=1000)
+    ap.add_argument("--base", default="http://127.0.0.1:8000")
+    ap.add_argument("--secret", default="supersecret")
+    ap.add_argument("--csv", required=True)
+    args = ap.parse_args()
+    if args.concurrency < 1 or args.total < 1:
+        print("live_cpu_phases: --concurrency and --total must be at least 1", file=sys.stderr)
+        sys.exit(2)
+    try:
+        sample(args.server_pid)
+    except OSError as e:
+        print(f"live_cpu_phases: --server-pid {args.server_pid}: {e}", file=sys.stderr)
+        sys.exit(2)
+    sys.path.insert(0, args.app)
+    import bench.load_phases as lp  # TigerBench's phases, from the checkout
+    rows = asyncio.run(run(args, lp))
+    new = not os.path.exists(args.csv)
+    with open(args.csv, "a") as f:
+        if new:
+            f.write("arch,concurrency,phase,requests,ok,walltime,throughput,client_ms,"
+                    "server_ms,postgres_ms,redis_ms\n")
+        for r in rows:
+            f.write(",".join(str(x) for x in r) + "\n")
+
+
+if __name__ == "__main__":
+    main()
