@@ -254,6 +254,17 @@ static const tf_param registry[] = {
      .source = "false: perf trace of live TigerFans on this VM (its server's wake-ups of Redis "
                "and the backends run at once); tfsim compare sets it for its driver, "
                "configs/redis/benchmark.ini for redis-benchmark (perf sched)"},
+    {{"host", "loop_weight", SIM_CFG_NUM, "1", 1, 100, NULL, "factor",
+       "share of a contended core the event loops (server and load generator) get, relative "
+       "to a PostgreSQL backend or a Redis thread: with n loops and m other runnable threads "
+       "on the host's cap(n + m) cores, each other thread progresses at cap / (loop_weight n "
+       "+ m) and each loop at loop_weight times that, at most one core (Linux EEVDF favours "
+       "threads that sleep in short bursts); 1: processor sharing, all equal"},
+     TF_DOUBLE(loop_weight),
+     .source = "1; perf sched of live TigerFans pg_pg on this VM (scripts/runqueue_waits.py, "
+               "2026-12-03): while runnable the server's loop ran at 0.62-0.64 of a core, the "
+               "load generator's at 0.57-0.66, the backends at 0.32-0.33 (concurrency 20, 100): "
+               "a ratio of 1.9-2.0"},
     {{"host", "stacking", SIM_CFG_NUM, "0", 0, 2, NULL, "share",
        "runnable threads left on one core while another idles: m runnable threads get "
        "min(m, K) - stacking x (min(m, K) - K (1 - (1 - 1/K)^m)) of the K cores (0: processor "

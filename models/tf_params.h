@@ -105,6 +105,7 @@ typedef struct tf_params {
     double sched_tick, sched_slice;  /* the scheduler's tick and a CPU-bound task's slice */
     double sched_wake_slice;         /* run before a wake-up preempts a spinning thread (0: never) */
     double stacking;                 /* share of random placement's capacity loss the host has */
+    double loop_weight;              /* a loop's share of a contended core relative to a backend's */
 
     /* PostgreSQL */
     long gate, pool_size, pool_overflow;

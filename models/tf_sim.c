@@ -292,7 +292,7 @@ TF_HOT void loop_start(loop *l)
         l->cur_start = T->s.now;
         l->cur_cost = cost;
         if (l->on_host)
-            sim_ps_submit(&T->host, &T->s, l, cost, loop_burst_done);
+            sim_ps_submit_favoured(&T->host, &T->s, l, cost, loop_burst_done);
         else
             sim_after(&T->s, cost, 0, loop_burst_done, l);
         return;
@@ -1424,6 +1424,7 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     sim_ps_init(&T->host, p->cores);
     if (p->stacking > 0)
         sim_ps_set_stacking(&T->host, p->stacking);
+    sim_ps_set_weight(&T->host, p->loop_weight);
     /* the streams of these samples are drawn from nowhere else (drawn ahead) */
     sim_dist_buf_init(&T->client_shape, &p->cpu_shape, T->r_client);
     sim_dist_buf_init(&T->server_shape, &p->cpu_shape, T->r_server);

@@ -51,6 +51,10 @@ void sim_ps_init(sim_ps *p, double cores)
     p->is_armed = 0;
     p->armed = 0;
     p->timer = -1;
+    p->weight = 1;
+    p->heap2 = NULL;
+    p->n2 = p->cap2 = 0;
+    p->v2 = p->rate2 = 0;
     p->completions = 0;
     sim_tavg_init(&p->njobs, 0, 0);
     sim_tavg_init(&p->nbusy, 0, 0);
@@ -61,6 +65,15 @@ void sim_ps_fini(sim_ps *p)
 {
     free(p->heap);
     p->heap = NULL;
+    free(p->heap2);
+    p->heap2 = NULL;
+}
+
+void sim_ps_set_weight(sim_ps *p, double weight)
+{
+    assert(weight >= 1 && isfinite(weight));
+    assert(p->n == 0 && p->n2 == 0 && p->spin == 0);
+    p->weight = weight;
 }
 
 void sim_ps_reset_stats(sim_ps *p, double now)
@@ -80,19 +93,21 @@ static inline double per_rate(const sim_ps *p, double x)
 
 static void advance(sim_ps *p, double now)
 {
-    p->v += (now - p->t_last) * p->rate;
+    double dt = now - p->t_last;
+    p->v += dt * p->rate;
+    p->v2 += dt * p->rate2;
     p->t_last = now;
 }
 
-static void heap_push(sim_ps *p, sim_ps_job j)
+static void heap_push_in(sim_ps_job **heap, size_t *np, size_t *capp, sim_ps_job j)
 {
-    if (p->n == p->cap) {
-        p->cap *= 2;
-        p->heap = realloc(p->heap, p->cap * sizeof *p->heap);
-        assert(p->heap && "out of memory");
+    if (*np == *capp) {
+        *capp = *capp ? 2 * *capp : 16;
+        *heap = realloc(*heap, *capp * sizeof **heap);
+        assert(*heap && "out of memory");
     }
-    sim_ps_job *h = p->heap;
-    size_t i = p->n++;
+    sim_ps_job *h = *heap;
+    size_t i = (*np)++;
     while (i > 0) {
         size_t q = (i - 1) / 2;
         if (!(j.k < h[q].k))
@@ -103,13 +118,18 @@ static void heap_push(sim_ps *p, sim_ps_job j)
     h[i] = j;
 }
 
-/* Remove the heap top (n > 0) into *top; the old last node, h[n] after
- * the decrement, fills the hole. */
-static inline __attribute__((always_inline)) void heap_pop(sim_ps *p, sim_ps_job *top)
+static inline void heap_push(sim_ps *p, sim_ps_job j)
 {
-    sim_ps_job *h = p->heap;
+    heap_push_in(&p->heap, &p->n, &p->cap, j);
+}
+
+/* Remove the heap top (*np > 0) into *top; the old last node, h[n] after
+ * the decrement, fills the hole. */
+static inline __attribute__((always_inline)) void heap_pop_in(sim_ps_job *h, size_t *np,
+                                                             sim_ps_job *top)
+{
     *top = h[0];
-    size_t n = --p->n;
+    size_t n = --*np;
     if (n) {
         const sim_cal_key x = h[n].k;
         size_t i = 0;
@@ -125,6 +145,21 @@ static inline __attribute__((always_inline)) void heap_pop(sim_ps *p, sim_ps_job
         }
         h[i] = h[n];
     }
+}
+
+static inline __attribute__((always_inline)) void heap_pop(sim_ps *p, sim_ps_job *top)
+{
+    heap_pop_in(p->heap, &p->n, top);
+}
+
+/* Time from now to the next completion with favoured jobs present (n2 >
+ * 0), and which heap holds it (*fav; the others' first on a tie). */
+static double next_dt_mixed(const sim_ps *p, int *fav)
+{
+    double d = p->n ? (p->heap[0].finish - p->v) / p->rate : INFINITY;
+    double d2 = (p->heap2[0].finish - p->v2) / p->rate2;
+    *fav = d2 < d;
+    return *fav ? d2 : d;
 }
 
 static void on_complete(sim *s, void *obj);
@@ -169,13 +204,15 @@ static inline __attribute__((always_inline)) void arm_in(sim_ps *p, sim *s, doub
 
 static inline __attribute__((always_inline)) void arm(sim_ps *p, sim *s)
 {
-    if (p->n == 0) {
+    if (p->n == 0 && p->n2 == 0) {
         if (p->is_armed && p->timer >= 0)
             sim_timer_clear(s, p->timer);
         p->is_armed = 0;
         return;
     }
-    double dt = per_rate(p, p->heap[0].finish - p->v);
+    int fav;
+    double dt = __builtin_expect(p->n2 == 0, 1) ? per_rate(p, p->heap[0].finish - p->v)
+                                                 : next_dt_mixed(p, &fav);
     arm_in(p, s, dt < 0 ? 0 : dt);
 }
 
@@ -186,9 +223,23 @@ static inline __attribute__((always_inline)) void arm(sim_ps *p, sim *s)
  * anything reads the rate. */
 static inline __attribute__((always_inline)) void set_counts(sim_ps *p, double now)
 {
-    size_t m = p->n + (size_t)p->spin;
+    size_t m = p->n + p->n2 + (size_t)p->spin;
     double r = m < SIM_PS_RATES ? p->rates[m] : rate_of(p, m);
-    p->rate = p->n == 0 ? 0 : r;
+    if (__builtin_expect(p->n2 == 0, 1)) {
+        p->rate = p->n == 0 ? 0 : r;
+        p->rate2 = 0;
+    } else {
+        /* cap(m) = m r cores: the others at ro each, the favoured at
+         * weight x ro, at most 1 each (then the others share the rest) */
+        double cap = r * (double)m, others = (double)(p->n + (size_t)p->spin);
+        double ro = cap / (p->weight * (double)p->n2 + others), rf = p->weight * ro;
+        if (rf > 1) {
+            rf = 1;
+            ro = others > 0 ? (cap - (double)p->n2) / others : 0;
+        }
+        p->rate = p->n == 0 ? 0 : ro;
+        p->rate2 = rf;
+    }
     double n = (double)m;
     /* sim_tavg_set on both, the interval computed once: they change
      * together (here, in init and in reset_stats), so they share t_last
@@ -230,6 +281,37 @@ static __attribute__((noinline)) void complete_many(sim_ps *p, sim *s, const sim
     }
 }
 
+/* A completion with favoured jobs present: the earlier of the two heaps'
+ * tops leaves (one job per event; others due at the same time get their
+ * own events, at once). */
+static __attribute__((noinline)) void complete_mixed(sim_ps *p, sim *s)
+{
+    int fav;
+    double dt = next_dt_mixed(p, &fav);
+    if (dt > 4 * DBL_EPSILON * (s->now > 1.0 ? s->now : 1.0)) {
+        arm_in(p, s, dt); /* fired early: arrivals slowed the top job down */
+        return;
+    }
+    sim_ps_job top;
+    if (fav) {
+        heap_pop_in(p->heap2, &p->n2, &top);
+        p->v2 = top.finish > p->v2 ? top.finish : p->v2;
+        if (p->n2 == 0)
+            p->v2 = 0;
+    } else {
+        heap_pop(p, &top);
+        p->v = top.finish > p->v ? top.finish : p->v;
+        if (p->n == 0)
+            p->v = 0;
+    }
+    p->completions++;
+    set_counts(p, s->now);
+    arm(p, s);
+    p->resp_sum += s->now - top.t;
+    if (top.fn)
+        top.fn(s, top.obj);
+}
+
 static void on_complete(sim *s, void *obj)
 {
     sim_ps *p = obj;
@@ -237,6 +319,10 @@ static void on_complete(sim *s, void *obj)
         return; /* stale: the job set changed after this event was armed */
     advance(p, s->now);
     p->is_armed = 0;
+    if (__builtin_expect(p->n2 != 0, 0)) {
+        complete_mixed(p, s);
+        return;
+    }
     double dt = per_rate(p, p->heap[0].finish - p->v);
     double due = s->now + dt;
     if (due - s->now > 4 * DBL_EPSILON * (s->now > 1.0 ? s->now : 1.0)) {
@@ -275,6 +361,22 @@ void sim_ps_submit(sim_ps *p, sim *s, void *obj, double work, sim_fn fn)
     sim_ps_job j = {(sim_cal_key)sim_calendar_time_bits(finish) << 64 | p->order++, finish, s->now,
                     obj, fn};
     heap_push(p, j);
+    set_counts(p, s->now);
+    arm(p, s);
+}
+
+void sim_ps_submit_favoured(sim_ps *p, sim *s, void *obj, double work, sim_fn fn)
+{
+    if (p->weight == 1) { /* ordinary: the same schedule as sim_ps_submit */
+        sim_ps_submit(p, s, obj, work, fn);
+        return;
+    }
+    assert(work >= 0 && isfinite(work));
+    advance(p, s->now);
+    double finish = p->v2 + work;
+    sim_ps_job j = {(sim_cal_key)sim_calendar_time_bits(finish) << 64 | p->order++, finish, s->now,
+                    obj, fn};
+    heap_push_in(&p->heap2, &p->n2, &p->cap2, j);
     set_counts(p, s->now);
     arm(p, s);
 }

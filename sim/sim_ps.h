@@ -72,6 +72,12 @@ typedef struct sim_ps {
     double stacking;   /* share of random placement's lost cores the CPU loses (0: work-conserving) */
     uint64_t order;
     long spin;         /* spinning jobs present (sim_ps_spin) */
+    /* favoured jobs (sim_ps_submit_favoured): their own heap and virtual
+     * time, each progressing at weight x the others' rate, at most 1 */
+    double weight;     /* their weight (>= 1; sim_ps_set_weight) */
+    sim_ps_job *heap2; /* min-heap on k of the favoured jobs, owned (NULL until the first) */
+    size_t n2, cap2;
+    double v2, rate2;  /* their virtual time and rate (0 without them) */
     uint64_t armed;    /* sequence number of the armed completion event */
     double armed_t;    /* its time */
     int is_armed;
@@ -93,12 +99,29 @@ void sim_ps_fini(sim_ps *p);
 void sim_ps_set_stacking(sim_ps *p, double stacking);
 /* Submit work (CPU seconds, >= 0); fn(s, obj) is called when it is done. */
 void sim_ps_submit(sim_ps *p, sim *s, void *obj, double work, sim_fn fn);
+/* Weight of favoured jobs (>= 1, before the first submit, when nothing is
+ * present; 1, the default, makes them ordinary).  With nf favoured jobs
+ * and no others (spinners included) on the CPU's cap(m) cores (m = nf +
+ * no), the others each progress at r = cap(m) / (weight nf + no) and the
+ * favoured at weight x r; when that exceeds 1 (a thread uses at most one
+ * core) the favoured run at 1 and the others share what is left, (cap(m)
+ * - nf) / no.  Linux's scheduler gives threads that sleep often and run
+ * in short bursts (event loops) more of a shared core than CPU-bound ones
+ * (EEVDF: a waking thread with lag preempts; a backend woken onto a busy
+ * backend's core waits): traced, the loops ran at 0.6 of a core while
+ * runnable and PostgreSQL's backends at 0.3 (docs/live-tigerfans.md). */
+void sim_ps_set_weight(sim_ps *p, double weight);
+/* Submit favoured work (a thread that sleeps in short bursts). */
+void sim_ps_submit_favoured(sim_ps *p, sim *s, void *obj, double work, sim_fn fn);
 /* Add (delta > 0) or remove (delta < 0) spinning jobs, now.  The others
  * slow down or speed up from now on; spin stays >= 0. */
 void sim_ps_spin(sim_ps *p, sim *s, long delta);
 void sim_ps_reset_stats(sim_ps *p, double now);
 /* Jobs present, spinners included (a core is idle when this is below K). */
-static inline double sim_ps_present(const sim_ps *p) { return (double)(p->n + (size_t)p->spin); }
+static inline double sim_ps_present(const sim_ps *p)
+{
+    return (double)(p->n + p->n2 + (size_t)p->spin);
+}
 static inline double sim_ps_utilisation(const sim_ps *p, double now)
 {
     return sim_tavg_mean(&p->nbusy, now) / p->cores;
