@@ -139,7 +139,9 @@ static long cfg_long(const sim_cfg *c, const char *sec, const char *key)
     double v;
     sim_err err;
     sim_err_clear(&err);
-    if (sim_cfg_num(c, schema, n, sec, key, &v, &err))
+    int rc = sim_cfg_num(c, schema, n, sec, key, &v, &err);
+    free(schema);
+    if (rc)
         fail_msg("%s", err.msg);
     return lround(v * 1000); /* thousandths: the succeed rate too */
 }

@@ -714,10 +714,12 @@ static int file_setting(sim_cfg *cfg, const char *file, const char *column, cons
                         const char *key, double value, sim_err *err)
 {
     size_t n;
-    sim_cfg_key *schema = mdl_schema(NULL, &n);
+    sim_cfg_key *schema = mdl_schema(NULL, &n); /* owned: freed here */
     double now;
-    if (sim_cfg_num(cfg, schema, n, section, key, &now, err))
-        return err->code;
+    int rc = sim_cfg_num(cfg, schema, n, section, key, &now, err);
+    free(schema);
+    if (rc)
+        return rc;
     if (now == value)
         return SIM_OK;
     char line[256], origin[SIM_CFG_MAX_LINE];
