@@ -281,6 +281,19 @@ static __attribute__((noinline)) void complete_many(sim_ps *p, sim *s, const sim
     }
 }
 
+/* One job, top, has left its heap (V updated): count it, set the rates
+ * and the next completion, then call its callback (the CPU state is
+ * consistent by then). */
+static inline __attribute__((always_inline)) void leave(sim_ps *p, sim *s, const sim_ps_job *top)
+{
+    p->completions++;
+    set_counts(p, s->now);
+    arm(p, s);
+    p->resp_sum += s->now - top->t;
+    if (top->fn)
+        top->fn(s, top->obj);
+}
+
 /* A completion with favoured jobs present: the earlier of the two heaps'
  * tops leaves (one job per event; others due at the same time get their
  * own events, at once). */
@@ -304,12 +317,7 @@ static __attribute__((noinline)) void complete_mixed(sim_ps *p, sim *s)
         if (p->n == 0)
             p->v = 0;
     }
-    p->completions++;
-    set_counts(p, s->now);
-    arm(p, s);
-    p->resp_sum += s->now - top.t;
-    if (top.fn)
-        top.fn(s, top.obj);
+    leave(p, s, &top);
 }
 
 static void on_complete(sim *s, void *obj)
@@ -345,12 +353,7 @@ static void on_complete(sim *s, void *obj)
     p->v = top.finish > p->v ? top.finish : p->v;
     if (p->n == 0)
         p->v = 0; /* idle: restart V, so that it stays small (precise) */
-    p->completions++;
-    set_counts(p, s->now);
-    arm(p, s);
-    p->resp_sum += s->now - top.t;
-    if (top.fn)
-        top.fn(s, top.obj);
+    leave(p, s, &top);
 }
 
 void sim_ps_submit(sim_ps *p, sim *s, void *obj, double work, sim_fn fn)

@@ -40,6 +40,15 @@
  * share cap(m) = min(m, K) - s (min(m, K) - K (1 - (1 - 1/K)^m)) cores, the
  * expected number of cores holding a thread when s = 1 (placed at random,
  * never moved); still one rate for all, so the method above holds.
+ * Favoured jobs (sim_ps_submit_favoured, sim_ps_set_weight): threads the
+ * scheduler favours (event loops) progress at weight x the others' rate,
+ * at most one core each.  They sit in a second heap with a virtual time of
+ * their own (V2, advancing at their rate); the next completion is the
+ * earlier of the two heap tops.  Without favoured jobs present (or with
+ * weight 1, when sim_ps_submit_favoured is sim_ps_submit) the schedule
+ * and the arithmetic are the single-heap ones above, to the bit; with them
+ * a completion takes one job per event (complete_mixed), O(log n) as
+ * before.
  * Statistics: completions, the sum of their response times (resp_sum; no
  * running variance, which cost a division per completion), jobs present
  * and cores busy over time (cap(m) of them).
