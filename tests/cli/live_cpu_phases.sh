@@ -1,0 +1,55 @@
+# scripts/live_cpu_phases.py: the four phases of a TigerFans checkout run
+# against a server, with every process's CPU per request per phase.  Here
+# the checkout is a stand-in (bench/load_phases.py with TigerBench's four
+# phase functions and its Summary fields; checkout burns about 20 ms of
+# CPU in this process, the others none) and the "server" is this shell:
+# the rows, their order, the request counts and the load generator's CPU
+# (about 20 ms / 100 requests = 0.2 ms per request in checkout) are what
+# the script must get right.
+mkdir -p "$tmp/app/bench"
+cat >"$tmp/app/bench/load_phases.py" <<'PY'
+import time
+class Summary:
+    def __init__(self, total, ok, wall):
+        self.total, self.ok, self.errors = total, ok, total - ok
+        self.wall_time, self.throughput = wall, ok / wall
+def burn(s):
+    t = time.process_time()
+    while time.process_time() - t < s:
+        pass
+async def phase_checkout(base, total, conc):
+    burn(0.02)
+    return list(range(total)), Summary(total, total, 0.5)
+async def phase_webhook(base, sessions, concurrency, mode, succeed_rate, mock_webhook_url, mock_secret):
+    assert mode == "direct" and mock_webhook_url == base + "/payments/webhook"
+    return sessions, Summary(len(sessions), len(sessions) - 1, 0.25)
+async def phase_accounting_reserve(base, total, conc):
+    return list(range(total)), Summary(total, total, 0.5)
+async def phase_accounting_commit(base, sessions, conc):
+    return sessions, Summary(len(sessions), len(sessions), 0.1)
+PY
+touch "$tmp/app/bench/__init__.py"
+expect 0 "live_cpu_phases with a stand-in checkout" -- python3 scripts/live_cpu_phases.py --app "$tmp/app" \
+    --server-pid $$ --arch pg_pg --concurrency 7 --total 100 --csv "$tmp/cpu.csv"
+if [ "$(head -1 "$tmp/cpu.csv")" = "arch,concurrency,phase,requests,ok,walltime,throughput,client_ms,server_ms,postgres_ms,redis_ms" ]; then ok; else
+    bad "live_cpu_phases: header"; fi
+if awk -F, 'NR == 2 && $3 == "checkout" && $4 == 100 && $5 == 100 && $7 == 200 { c++ }
+            NR == 3 && $3 == "webhook" && $5 == 99 && $7 == 396 { c++ }
+            NR == 4 && $3 == "reserve" { c++ } NR == 5 && $3 == "commit" && $7 == 1000 { c++ }
+            NR > 1 && ($1 != "pg_pg" || $2 != 7) { bad = 1 }
+            END { exit bad || c != 4 || NR != 5 }' "$tmp/cpu.csv"; then ok; else
+    bad "live_cpu_phases: four rows in phase order with the summaries"; sed 's/^/    /' "$tmp/cpu.csv"; fi
+# checkout's CPU: 20 ms over 100 requests (the clock ticks are 10 ms: 0.1-0.4)
+if awk -F, 'NR == 2 { exit !($8 >= 0.1 && $8 <= 0.4) }' "$tmp/cpu.csv"; then ok; else
+    bad "live_cpu_phases: the load generator's CPU per request in checkout"; sed -n 2p "$tmp/cpu.csv"; fi
+# a second run appends without a second header
+expect 0 "live_cpu_phases appends" -- python3 scripts/live_cpu_phases.py --app "$tmp/app" \
+    --server-pid $$ --arch pg_redis --concurrency 1 --total 10 --csv "$tmp/cpu.csv"
+if [ "$(grep -c '^arch,' "$tmp/cpu.csv")" -eq 1 ] && [ "$(grep -c '^pg_redis,1,' "$tmp/cpu.csv")" -eq 4 ]; then ok; else
+    bad "live_cpu_phases: appended rows"; fi
+expect 2 "live_cpu_phases: a server that is not running" -- python3 scripts/live_cpu_phases.py --app "$tmp/app" \
+    --server-pid 999999999 --arch pg_pg --concurrency 1 --csv "$tmp/x.csv"
+expect_err "--server-pid 999999999" "live_cpu_phases names the missing server"
+expect 2 "live_cpu_phases: concurrency 0" -- python3 scripts/live_cpu_phases.py --app "$tmp/app" \
+    --server-pid $$ --arch pg_pg --concurrency 0 --csv "$tmp/x.csv"
+expect_err "must be at least 1" "live_cpu_phases checks --concurrency"
