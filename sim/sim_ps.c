@@ -118,11 +118,6 @@ static void heap_push_in(sim_ps_job **heap, size_t *np, size_t *capp, sim_ps_job
     h[i] = j;
 }
 
-static inline void heap_push(sim_ps *p, sim_ps_job j)
-{
-    heap_push_in(&p->heap, &p->n, &p->cap, j);
-}
-
 /* Remove the heap top (*np > 0) into *top; the old last node, h[n] after
  * the decrement, fills the hole. */
 static inline __attribute__((always_inline)) void heap_pop_in(sim_ps_job *h, size_t *np,
@@ -281,6 +276,18 @@ static __attribute__((noinline)) void complete_many(sim_ps *p, sim *s, const sim
     }
 }
 
+/* A heap's top job, top, has left it: its virtual time *v reaches the
+ * job's finish point (rounding may have left it a hair short), and
+ * restarts at 0 when the heap is empty (n jobs left), so that it stays
+ * small (precise). */
+static inline __attribute__((always_inline)) void reach(double *v, size_t n,
+                                                        const sim_ps_job *top)
+{
+    *v = top->finish > *v ? top->finish : *v;
+    if (n == 0)
+        *v = 0;
+}
+
 /* One job, top, has left its heap (V updated): count it, set the rates
  * and the next completion, then call its callback (the CPU state is
  * consistent by then). */
@@ -308,14 +315,10 @@ static __attribute__((noinline)) void complete_mixed(sim_ps *p, sim *s)
     sim_ps_job top;
     if (fav) {
         heap_pop_in(p->heap2, &p->n2, &top);
-        p->v2 = top.finish > p->v2 ? top.finish : p->v2;
-        if (p->n2 == 0)
-            p->v2 = 0;
+        reach(&p->v2, p->n2, &top);
     } else {
         heap_pop(p, &top);
-        p->v = top.finish > p->v ? top.finish : p->v;
-        if (p->n == 0)
-            p->v = 0;
+        reach(&p->v, p->n, &top);
     }
     leave(p, s, &top);
 }
@@ -350,38 +353,37 @@ static void on_complete(sim *s, void *obj)
         complete_many(p, s, &top, eps);
         return;
     }
-    p->v = top.finish > p->v ? top.finish : p->v;
-    if (p->n == 0)
-        p->v = 0; /* idle: restart V, so that it stays small (precise) */
+    reach(&p->v, p->n, &top);
     leave(p, s, &top);
+}
+
+/* Work submitted to a heap whose virtual time is *v (advanced to now
+ * first): its finish point is *v + work. */
+static inline __attribute__((always_inline)) void submit_in(sim_ps *p, sim *s, sim_ps_job **heap,
+                                                           size_t *np, size_t *capp, double *v,
+                                                           void *obj, double work, sim_fn fn)
+{
+    assert(work >= 0 && isfinite(work));
+    advance(p, s->now);
+    double finish = *v + work;
+    sim_ps_job j = {(sim_cal_key)sim_calendar_time_bits(finish) << 64 | p->order++, finish, s->now,
+                    obj, fn};
+    heap_push_in(heap, np, capp, j);
+    set_counts(p, s->now);
+    arm(p, s);
 }
 
 void sim_ps_submit(sim_ps *p, sim *s, void *obj, double work, sim_fn fn)
 {
-    assert(work >= 0 && isfinite(work));
-    advance(p, s->now);
-    double finish = p->v + work;
-    sim_ps_job j = {(sim_cal_key)sim_calendar_time_bits(finish) << 64 | p->order++, finish, s->now,
-                    obj, fn};
-    heap_push(p, j);
-    set_counts(p, s->now);
-    arm(p, s);
+    submit_in(p, s, &p->heap, &p->n, &p->cap, &p->v, obj, work, fn);
 }
 
 void sim_ps_submit_favoured(sim_ps *p, sim *s, void *obj, double work, sim_fn fn)
 {
-    if (p->weight == 1) { /* ordinary: the same schedule as sim_ps_submit */
-        sim_ps_submit(p, s, obj, work, fn);
-        return;
-    }
-    assert(work >= 0 && isfinite(work));
-    advance(p, s->now);
-    double finish = p->v2 + work;
-    sim_ps_job j = {(sim_cal_key)sim_calendar_time_bits(finish) << 64 | p->order++, finish, s->now,
-                    obj, fn};
-    heap_push_in(&p->heap2, &p->n2, &p->cap2, j);
-    set_counts(p, s->now);
-    arm(p, s);
+    if (p->weight == 1) /* ordinary: the same schedule as sim_ps_submit */
+        submit_in(p, s, &p->heap, &p->n, &p->cap, &p->v, obj, work, fn);
+    else
+        submit_in(p, s, &p->heap2, &p->n2, &p->cap2, &p->v2, obj, work, fn);
 }
 
 void sim_ps_spin(sim_ps *p, sim *s, long delta)

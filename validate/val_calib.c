@@ -709,17 +709,15 @@ int val_calib_arch_modelled(const char *name, const val_tigerbench_arch *a, sim_
     return SIM_OK;
 }
 
-/* key = value with origin "FILE: column" when value differs from cfg's. */
-static int file_setting(sim_cfg *cfg, const char *file, const char *column, const char *section,
-                        const char *key, double value, sim_err *err)
+/* key = value with origin "FILE: column" when value differs from cfg's
+ * (schema: the n keys of mdl_schema, borrowed). */
+static int file_setting(sim_cfg *cfg, const sim_cfg_key *schema, size_t n, const char *file,
+                        const char *column, const char *section, const char *key, double value,
+                        sim_err *err)
 {
-    size_t n;
-    sim_cfg_key *schema = mdl_schema(NULL, &n); /* owned: freed here */
     double now;
-    int rc = sim_cfg_num(cfg, schema, n, section, key, &now, err);
-    free(schema);
-    if (rc)
-        return rc;
+    if (sim_cfg_num(cfg, schema, n, section, key, &now, err))
+        return err->code;
     if (now == value)
         return SIM_OK;
     char line[256], origin[SIM_CFG_MAX_LINE];
@@ -728,26 +726,33 @@ static int file_setting(sim_cfg *cfg, const char *file, const char *column, cons
     return sim_cfg_set_as(cfg, line, origin, err);
 }
 
+long val_calib_file_pool(const val_tigerbench_arch *a)
+{
+    /* tigerfans/infra/sql.py: pool_size = DB_POOL_SIZE, and the DB gate
+     * DB_GATE_LIMIT defaults to it (a semaphore of max(1, limit));
+     * pool_size 0 would be SQLAlchemy's unbounded pool, under a gate of 1 */
+    return a->db_pool_size < 0 ? -1 : a->db_pool_size > 0 ? a->db_pool_size : 1;
+}
+
 int val_calib_file_settings(const char *name, const val_tigerbench_arch *a, sim_cfg *cfg,
                             sim_err *err)
 {
-    if (a->db_pool_size >= 0) {
-        /* tigerfans/infra/sql.py: pool_size = DB_POOL_SIZE, and the DB gate
-         * DB_GATE_LIMIT defaults to it (a semaphore of max(1, limit));
-         * pool_size 0 would be SQLAlchemy's unbounded pool, under a gate of 1 */
-        double pool = a->db_pool_size > 0 ? (double)a->db_pool_size : 1;
-        if (file_setting(cfg, name, "db_pool_size", "postgres", "pool_size", pool, err) ||
-            file_setting(cfg, name, "db_pool_size", "postgres", "gate", pool, err))
-            return err->code;
-    }
-    if (!isnan(a->succeed_rate) && !(a->mixed & VAL_TIGERBENCH_MIXED_SUCCEED) &&
-        file_setting(cfg, name, "arg_succeed_rate", "client", "succeed_rate", a->succeed_rate,
-                     err))
-        return err->code;
-    if (a->total > 0 && !(a->mixed & VAL_TIGERBENCH_MIXED_TOTAL) &&
-        file_setting(cfg, name, "total", "client", "total", (double)a->total, err))
-        return err->code;
-    return SIM_OK;
+    size_t n;
+    sim_cfg_key *schema = mdl_schema(NULL, &n); /* owned: freed below */
+    long pool = val_calib_file_pool(a);
+    int rc = SIM_OK;
+    if (pool > 0)
+        rc = file_setting(cfg, schema, n, name, "db_pool_size", "postgres", "pool_size",
+                          (double)pool, err) ||
+             file_setting(cfg, schema, n, name, "db_pool_size", "postgres", "gate", (double)pool,
+                          err);
+    if (!rc && !isnan(a->succeed_rate) && !(a->mixed & VAL_TIGERBENCH_MIXED_SUCCEED))
+        rc = file_setting(cfg, schema, n, name, "arg_succeed_rate", "client", "succeed_rate",
+                          a->succeed_rate, err);
+    if (!rc && a->total > 0 && !(a->mixed & VAL_TIGERBENCH_MIXED_TOTAL))
+        rc = file_setting(cfg, schema, n, name, "total", "client", "total", (double)a->total, err);
+    free(schema);
+    return rc ? err->code : SIM_OK;
 }
 
 int val_calib_base_arch(const char *base_path, const char *name, const val_tigerbench_arch *a,

@@ -185,6 +185,10 @@ int val_calib_value(const sim_cfg *cfg, const char *key, double *v, char *spec, 
  * webhook_mode and redis_max_conn have no model key (predict notes them). */
 int val_calib_file_settings(const char *name, const val_tigerbench_arch *a, sim_cfg *cfg,
                             sim_err *err);
+/* The pool size and DB gate a's db_pool_size means for the simulation
+ * (0, SQLAlchemy's unbounded pool, under TigerFans' gate of max(1, 0): 1);
+ * -1 when the file has no db_pool_size. */
+long val_calib_file_pool(const val_tigerbench_arch *a);
 int val_calib_base(const char *base_path, const val_tigerbench *tb, const char *arch,
                    const sim_cfg *ov, sim_cfg *cfg, sim_err *err);
 /* The same for an architecture given as a record (borrowed; it need not be

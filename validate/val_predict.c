@@ -198,13 +198,18 @@ static int baseline_other_client(const val_predict_opts *o, const val_calib_run_
 }
 
 /* What the file says about a's runs that the simulation takes from it, or
- * cannot (val_calib_file_settings applies the first). */
-static void settings_notes(val_prediction *p, const char *file, const val_tigerbench_arch *a)
+ * cannot (val_calib_file_settings applies the first; --set, in ov, wins
+ * over it).  Settings at TigerBench's defaults (pool 10, 1000 requests,
+ * rate 1, direct webhooks) go unmentioned. */
+static void settings_notes(val_prediction *p, const char *file, const val_tigerbench_arch *a,
+                           const sim_cfg *ov)
 {
     if (a->db_pool_size >= 0 && a->db_pool_size != 10)
         note(p, "%s: %s ran with db_pool_size %ld: simulated with postgres.pool_size and "
-                "postgres.gate %ld (TigerFans' DB gate defaults to the pool size)",
-             file, a->name, a->db_pool_size, a->db_pool_size > 0 ? a->db_pool_size : 1);
+                "postgres.gate %ld (TigerFans' DB gate defaults to the pool size)%s",
+             file, a->name, a->db_pool_size, val_calib_file_pool(a),
+             ov && (sim_cfg_find(ov, "postgres", "gate") || sim_cfg_find(ov, "postgres", "pool_size"))
+                 ? ", where --set does not name them" : "");
     if (a->total > 0 && a->total != 1000 && !(a->mixed & VAL_TIGERBENCH_MIXED_TOTAL))
         note(p, "%s: %s ran %ld requests per phase: simulated with client.total %ld", file,
              a->name, a->total, a->total);
@@ -601,13 +606,8 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
             rc0 = val_calib_arch_modelled(b->file, &p->absent, err);
             /* run as the baseline's runs were: its pool, rate and total */
             const val_tigerbench_arch *ba0 = val_tigerbench_find(b->tb, b->arch);
-            if (rc0 == SIM_OK && ba0) {
-                p->absent.db_pool_size = ba0->db_pool_size;
-                p->absent.succeed_rate = ba0->succeed_rate;
-                p->absent.total = ba0->total;
-                p->absent.mixed = ba0->mixed;
-                memcpy(p->absent.webhook_mode, ba0->webhook_mode, sizeof ba0->webhook_mode);
-            }
+            if (rc0 == SIM_OK && ba0)
+                val_tigerbench_settings_copy(&p->absent, ba0);
         }
     }
     /* AUTO tries both clients when the baseline is fitted or stored and
@@ -631,12 +631,12 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
         return err->code;
     for (size_t i = 0; i < b->series.nnotes; i++)
         note(p, "%s", b->series.notes[i]);
-    settings_notes(p, b->file, ba);
+    settings_notes(p, b->file, ba, o->base.overrides);
     if (p->target_absent)
         note(p, "%s is simulated with the settings of %s's runs (pool, requests per phase, "
                 "succeed rate)", p->target, b->arch);
     else if (ta != ba)
-        settings_notes(p, b->file, ta);
+        settings_notes(p, b->file, ta, o->base.overrides);
     if (p->source == VAL_PREDICT_SHIPPED)
         note(p, "baseline %s: the shipped calibration (the embedded defaults were fitted on these "
                 "data: configs/tigerfans/base.ini); --calibrate fits it again", b->arch);

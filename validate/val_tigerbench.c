@@ -939,6 +939,16 @@ const val_tigerbench_arch *val_tigerbench_find(const val_tigerbench *tb, const c
     return NULL;
 }
 
+void val_tigerbench_settings_copy(val_tigerbench_arch *to, const val_tigerbench_arch *from)
+{
+    to->db_pool_size = from->db_pool_size;
+    to->redis_max_conn = from->redis_max_conn;
+    to->succeed_rate = from->succeed_rate;
+    memcpy(to->webhook_mode, from->webhook_mode, sizeof to->webhook_mode);
+    to->total = from->total;
+    to->mixed = from->mixed;
+}
+
 int val_tigerbench_arch_named(const char *name, val_tigerbench_arch *out, sim_err *err)
 {
     memset(out, 0, sizeof *out);

@@ -149,6 +149,11 @@ int val_tigerbench_read(const char *path, val_tigerbench **out, sim_err *err);
  * messages and copied. */
 int val_tigerbench_read_stream(FILE *f, const char *name, val_tigerbench **out, sim_err *err);
 void val_tigerbench_free(val_tigerbench *tb);
+/* Copy the settings of from's runs (db_pool_size, redis_max_conn,
+ * succeed_rate, webhook_mode, total and which of them vary) into to,
+ * leaving its name, backends and rows: an architecture run as another
+ * was. */
+void val_tigerbench_settings_copy(val_tigerbench_arch *to, const val_tigerbench_arch *from);
 
 /* The file name given to the reader (borrowed). */
 const char *val_tigerbench_name(const val_tigerbench *tb);
