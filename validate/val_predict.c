@@ -197,27 +197,41 @@ static int baseline_other_client(const val_predict_opts *o, const val_calib_run_
     return rc;
 }
 
+/* Whether cfg's section.key was set from FILE's column (val_calib_file_settings
+ * marks what it changes with the origin "FILE: column"). */
+static int from_file(const sim_cfg *cfg, const char *file, const char *section, const char *key)
+{
+    const sim_cfg_entry *e = sim_cfg_find(cfg, section, key);
+    size_t n = strlen(file);
+    return e && e->origin && !strncmp(e->origin, file, n) && !strncmp(e->origin + n, ": ", 2);
+}
+
 /* What the file says about a's runs that the simulation takes from it, or
  * cannot (val_calib_file_settings applies the first; --set, in ov, wins
- * over it).  Settings at TigerBench's defaults (pool 10, 1000 requests,
- * rate 1, direct webhooks) go unmentioned. */
-static void settings_notes(val_prediction *p, const char *file, const val_tigerbench_arch *a,
-                           const sim_cfg *ov)
+ * over it).  A setting equal to the config's (config: the --config path,
+ * NULL for the embedded defaults) changes nothing and goes unmentioned. */
+static void settings_notes(val_prediction *p, const char *config, const char *file,
+                           const val_tigerbench_arch *a, const sim_cfg *ov)
 {
-    if (a->db_pool_size >= 0 && a->db_pool_size != 10)
+    sim_cfg *cfg = sim_cfg_new(); /* owned: freed below */
+    sim_err e = {0};
+    if (val_calib_base_arch(config, file, a, NULL, cfg, &e)) {
+        sim_cfg_free(cfg); /* the fit reported the same error already */
+        return;
+    }
+    if (from_file(cfg, file, "postgres", "pool_size") || from_file(cfg, file, "postgres", "gate"))
         note(p, "%s: %s ran with db_pool_size %ld: simulated with postgres.pool_size and "
                 "postgres.gate %ld (TigerFans' DB gate defaults to the pool size)%s",
              file, a->name, a->db_pool_size, val_calib_file_pool(a),
              ov && (sim_cfg_find(ov, "postgres", "gate") || sim_cfg_find(ov, "postgres", "pool_size"))
                  ? ", where --set does not name them" : "");
-    if (a->total > 0 && a->total != 1000 && !(a->mixed & VAL_TIGERBENCH_MIXED_TOTAL))
+    if (from_file(cfg, file, "client", "total"))
         note(p, "%s: %s ran %ld requests per phase: simulated with client.total %ld", file,
              a->name, a->total, a->total);
     if (a->mixed & VAL_TIGERBENCH_MIXED_TOTAL)
         note(p, "%s: %s's runs have different requests per phase (up to %ld); simulated with "
                 "the config's client.total", file, a->name, a->total);
-    if (!isnan(a->succeed_rate) && a->succeed_rate != 1 &&
-        !(a->mixed & VAL_TIGERBENCH_MIXED_SUCCEED))
+    if (from_file(cfg, file, "client", "succeed_rate"))
         note(p, "%s: %s ran with arg_succeed_rate %g: simulated with client.succeed_rate %g",
              file, a->name, a->succeed_rate, a->succeed_rate);
     if (a->mixed & VAL_TIGERBENCH_MIXED_SUCCEED)
@@ -237,6 +251,7 @@ static void settings_notes(val_prediction *p, const char *file, const val_tigerb
         note(p, "%s: %s ran with redis_max_conn %ld, below its concurrency %ld: redis-py's "
                 "pool raises 'Too many connections' there (errors, not queueing); the model "
                 "has no such limit", file, a->name, a->redis_max_conn, cmax);
+    sim_cfg_free(cfg);
 }
 
 /* ---- step 2: the target's own demands at light load ---- */
@@ -631,12 +646,12 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
         return err->code;
     for (size_t i = 0; i < b->series.nnotes; i++)
         note(p, "%s", b->series.notes[i]);
-    settings_notes(p, b->file, ba, o->base.overrides);
+    settings_notes(p, o->base.config, b->file, ba, o->base.overrides);
     if (p->target_absent)
         note(p, "%s is simulated with the settings of %s's runs (pool, requests per phase, "
                 "succeed rate)", p->target, b->arch);
     else if (ta != ba)
-        settings_notes(p, b->file, ta, o->base.overrides);
+        settings_notes(p, o->base.config, b->file, ta, o->base.overrides);
     if (p->source == VAL_PREDICT_SHIPPED)
         note(p, "baseline %s: the shipped calibration (the embedded defaults were fitted on these "
                 "data: configs/tigerfans/base.ini); --calibrate fits it again", b->arch);

@@ -171,6 +171,17 @@ if awk -F, 'NR == FNR { if (FNR > 1) r[$1 "," $2] = $3; next }
             FNR > 1 { same = r[$1 "," $2] == $3; if ($2 <= 10 && !same) bad = 1; if ($2 >= 20 && !same) moved++ }
             END { exit bad || moved < 4 }' "$tmp/absent.csv" "$tmp/out"; then ok; else
     bad "predict db_pool_size 20: the same up to 10, different beyond"; fi
+# the notes compare the file with the config, not with TigerBench's
+# defaults: a pool of 20 in both is no news, a file's 10 under a config's
+# 20 is (and is what runs)
+printf 'include = %s/configs/tigerfans/base.ini\n[postgres]\npool_size = 20\ngate = 20\n' "$PWD" >"$tmp/pool20.ini"
+expect 0 "predict, db_pool_size 20 as the config's" -- "$TFSIM" predict --tigerbench "$tmp/pool20.csv" \
+    --baseline pg_pg --target pg_redis --config "$tmp/pool20.ini" --reps 2 --format csv
+if grep -q "db_pool_size" "$tmp/err"; then bad "predict: the file's pool equal to the config's is noted"; else ok; fi
+expect 0 "predict, db_pool_size 10 under a config's 20" -- "$TFSIM" predict --tigerbench "$tmp/pg_only.csv" \
+    --baseline pg_pg --target pg_redis --config "$tmp/pool20.ini" --reps 2 --format csv
+expect_err "pg_pg ran with db_pool_size 10: simulated with postgres.pool_size and postgres.gate 10" \
+    "predict names the file's pool where it differs from the config's"
 expect 2 "predict a target that names no architecture" -- "$TFSIM" predict --tigerbench "$tmp/pg_only.csv" \
     --baseline pg_pg --target redis
 expect_err "--target: .*architecture 'redis' is not in the file (present: pg_pg), and 'redis' does not name one" \
