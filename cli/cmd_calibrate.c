@@ -15,6 +15,7 @@ const char cmd_calibrate_usage[] =
     "                       [--points C1,C2,...] [--phases P1,P2,...] [--fit KEY,KEY,...]\n"
     "                       [--reps N] [--iter N]\n"
     "                       [--seed N] [--rows0 N] [--other-weight W] [--set S.K=V]...\n"
+    "                       [--cpu SPLIT.csv] [--cpu-weight W]\n"
     "                       [--jobs N] [--db FILE] [--refit] [--out FILE.ini]\n"
     "                       [--format text|csv|json]\n"
     "\n"
@@ -46,6 +47,13 @@ const char cmd_calibrate_usage[] =
     "point and phase, measured and simulated throughput and the error; --out\n"
     "writes an INI file that `tfsim run` and `tfsim predict --config` use.\n"
     "--iter 0 fits nothing: it reports how well the config as given matches.\n"
+    "--cpu SPLIT.csv fits the CPU per request of the load generator, the server\n"
+    "and PostgreSQL as well, per phase and concurrency, from the same runs as\n"
+    "FILE measured by scripts/live_cpu_phases.py (its CSV: arch, concurrency,\n"
+    "phase, ..., client_ms, server_ms, postgres_ms, redis_ms), each with\n"
+    "--cpu-weight W (default 0.25) of a throughput's weight: so that the fit\n"
+    "puts the CPU where it was measured, not only where the throughputs let it;\n"
+    "the points table then shows measured and simulated CPU.\n"
     "--db FILE stores the fit and its per-point table in a results database and\n"
     "reuses a fit stored there for the same data, architecture, model version,\n"
     "fitted keys and options (`tfsim predict --db FILE` finds it too); --refit\n"
@@ -55,7 +63,9 @@ const char cmd_calibrate_usage[] =
     "  tfsim calibrate --tigerbench tests/data/calibration.csv --arch pg_pg --db runs.db\n"
     "  tfsim calibrate --tigerbench tests/data/calibration.csv --arch pg_pg --out cal.ini\n"
     "  tfsim calibrate --tigerbench tests/data/calibration.csv --arch pg_pg --points 1,10,50\n"
-    "  tfsim calibrate --tigerbench tests/data/calibration.csv --arch pg_pg --phases checkout,reserve\n";
+    "  tfsim calibrate --tigerbench tests/data/calibration.csv --arch pg_pg --phases checkout,reserve\n"
+    "  tfsim calibrate --tigerbench tests/data/live_debian12_f.csv --arch pg_pg \\\n"
+    "      --config configs/tigerfans/client_debian12.ini --cpu tests/data/live_cpu_phases.csv\n";
 
 static int write_ini(const char *path, const val_calibration *c, sim_err *err)
 {
@@ -134,6 +144,14 @@ int cmd_calibrate(int argc, char **argv)
             }
             o->fit_opts.max_iter = (unsigned)n;
             o->fit_now = n > 0;
+        } else if (!strcmp(a, "--cpu")) {
+            o->cpu_file = v;
+        } else if (!strcmp(a, "--cpu-weight")) {
+            if (sim_parse_double(v, &o->cpu_weight, &why) || !(o->cpu_weight > 0) ||
+                o->cpu_weight > 100) {
+                rc = cli_usage_error(cmd, "--cpu-weight: '%s' is not a weight in (0, 100]", v);
+                goto done;
+            }
         } else if (!strcmp(a, "--other-weight")) {
             if (sim_parse_double(v, &o->other_weight, &why) || o->other_weight < 0 ||
                 o->other_weight > 1) {

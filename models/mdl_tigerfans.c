@@ -22,10 +22,10 @@ typedef struct tfmodel {
 } tfmodel;
 
 enum { PM_THR, PM_MEAN, PM_P50, PM_P90, PM_P99, PM_ERR, PM_WALL, PM_CCPU, PM_SCPU, PM_CBUSY, PM_SBUSY,
-       PM_N };
+       PM_PCPU, PM_N };
 static const char *const pm_names[PM_N] = {
     "throughput", "latency_mean", "p50",        "p90",         "p99",        "errors",
-    "walltime",   "client_cpu",   "server_cpu", "client_busy", "server_busy"};
+    "walltime",   "client_cpu",   "server_cpu", "client_busy", "server_busy", "postgres_cpu"};
 
 static void free_model(void *m)
 {
@@ -105,8 +105,8 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
             size_t k = sim_layout_add(
                 lay, "phase", tf_phase_names[i], pm_names[j], NAN,
                 (j == PM_THR || j == PM_P99) && m->p.phase_on[i] ? SIM_METRIC_WATCH : 0,
-                j == PM_THR ? "%.1f" : j == PM_ERR ? "%.0f" : j >= PM_CBUSY ? "%.3f" : "%.2f");
-            if (j != PM_THR && j != PM_ERR && j != PM_WALL && j < PM_CBUSY)
+                j == PM_THR ? "%.1f" : j == PM_ERR ? "%.0f" : j == PM_CBUSY || j == PM_SBUSY ? "%.3f" : "%.2f");
+            if (j != PM_THR && j != PM_ERR && j != PM_WALL && j != PM_CBUSY && j != PM_SBUSY)
                 sim_layout_text_unit(lay, k, 1e3, "ms"); /* latencies: seconds, shown in ms */
         }
     m->comp0 = lay->n;
@@ -159,6 +159,7 @@ static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, 
         x[PM_SCPU] = ph->cpu_server;
         x[PM_CBUSY] = ph->busy_client;
         x[PM_SBUSY] = ph->busy_server;
+        x[PM_PCPU] = ph->cpu_pg;
     }
     x = v + m->comp0;
     for (int i = 0; i < TF_NCOMPS; i++) {

@@ -201,7 +201,8 @@ typedef struct tfs {
     double busy_a0[2], busy[2][TF_NPHASES];
     sim_welford kind[TF_NKINDS];
     sim_tavg pg_busy;
-    double cpu[2][TF_NPHASES];  /* CPU seconds of the client's, the servers' bursts */
+    double cpu[3][TF_NPHASES];  /* CPU seconds of the client's, the servers' bursts, and
+                                   PostgreSQL's statements (started in the phase) */
     long pg_running;
     double pg_cpu;     /* backend CPU given so far, s */
     long stacked;
@@ -521,6 +522,8 @@ static void pg_execute(sim *s, void *obj)
     if (pg_core_idle(T))
         c += T->p->pg_wake_cpu;
     T->pg_cpu += c;
+    if (T->phase < TF_NPHASES)
+        T->cpu[2][T->phase] += c;
     T->pg_running++;
     sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
     if (T->p->pg_on_host) {
@@ -1246,7 +1249,7 @@ static void collect(tfs *T, tf_out *o)
         tf_phase_out *ph = &o->phase[i];
         if (!p->phase_on[i]) {
             ph->throughput = ph->walltime = ph->mean = ph->p50 = ph->p90 = ph->p99 = ph->cpu_client =
-                ph->cpu_server = ph->busy_client = ph->busy_server = NAN;
+                ph->cpu_server = ph->cpu_pg = ph->busy_client = ph->busy_server = NAN;
             continue;
         }
         ph->walltime = T->wall[i];
@@ -1260,6 +1263,7 @@ static void collect(tfs *T, tf_out *o)
         double n = T->ok[i] + T->errors[i];
         ph->cpu_client = n > 0 ? T->cpu[0][i] / n : NAN;
         ph->cpu_server = n > 0 ? T->cpu[1][i] / n : NAN;
+        ph->cpu_pg = n > 0 ? T->cpu[2][i] / n : NAN;
         ph->busy_client = T->busy[0][i];
         ph->busy_server = T->busy[1][i];
     }

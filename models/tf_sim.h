@@ -95,6 +95,9 @@ typedef struct tf_phase_out {
     /* CPU seconds per request of the phase on the client loop and on the
      * server loops (every burst that started during the phase) */
     double cpu_client, cpu_server;
+    /* PostgreSQL's backend CPU seconds per request of the phase (every
+     * statement that started during the phase, its wake-up included) */
+    double cpu_pg;
     /* share of the phase's wall time the load generator's loop, and the
      * server's loops (mean over workers), were running a burst: near 1
      * the loop holds the phase */

@@ -67,6 +67,34 @@ static void test_objective_phases_out(void **state)
     assert_true(val_calib_objective(p, s, 2, 0.25) > 50);
 }
 
+/* Measured CPU per request (--cpu): each component's squared log error
+ * times the point's cpu_weight and weight, none where nothing was
+ * measured (0) or the phase is held out. */
+static void test_objective_cpu(void **state)
+{
+    (void)state;
+    val_calib_point p;
+    val_calib_sim s;
+    fill(&p, &s);
+    const double base = 0.30 + 0.01;
+    for (int l = 0; l < VAL_CALIB_NCPU; l++)
+        for (int i = 0; i < TF_NPHASES; i++)
+            s.cpu[l][i] = 1e-3;
+    p.cpu[VAL_CALIB_CPU_PG][1] = 1e-3 * exp(-0.5);   /* log error 0.5 */
+    p.cpu[VAL_CALIB_CPU_CLIENT][2] = 1e-3 * exp(0.3); /* log error -0.3 */
+    p.cpu_weight = 0; /* measured but not weighted: no term */
+    assert_rel(val_calib_objective(&p, &s, 1, 0.25), base, 1e-12);
+    p.cpu_weight = 0.5;
+    assert_rel(val_calib_objective(&p, &s, 1, 0.25), base + 0.5 * (0.25 + 0.09), 1e-12);
+    p.weight = 0.5;
+    assert_rel(val_calib_objective(&p, &s, 1, 0.25), 0.5 * (base + 0.5 * (0.25 + 0.09)), 1e-12);
+    p.weight = 1;
+    p.phase_out[1] = 1; /* phase 1 held out: its throughput and CPU terms go */
+    assert_rel(val_calib_objective(&p, &s, 1, 0.25), base - 0.04 + 0.5 * 0.09, 1e-12);
+    s.cpu[VAL_CALIB_CPU_CLIENT][2] = NAN; /* not produced where measured: the penalty */
+    assert_true(val_calib_objective(&p, &s, 1, 0.25) > 12);
+}
+
 static int count(const char *text, const char *needle)
 {
     int n = 0;
@@ -205,6 +233,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_objective_known),
         cmocka_unit_test(test_objective_phases_out),
+        cmocka_unit_test(test_objective_cpu),
         cmocka_unit_test(test_ini),
         cmocka_unit_test(test_file_settings),
     };

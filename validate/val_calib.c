@@ -2,6 +2,7 @@
  * (see the header).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "validate/val_calib.h"
+#include "validate/val_cpu.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -124,6 +125,11 @@ static int simulate_point(const sim_cfg *base, const val_calib_param *params, si
             for (int l = 0; l < 2; l++)
                 out->busy[l][i] = res.mean[sim_layout_find(&sc.layout, "phase", tf_phase_names[i],
                                                            l ? "server_busy" : "client_busy")];
+            static const char *const cpu_cols[VAL_CALIB_NCPU] = {"client_cpu", "server_cpu",
+                                                                 "postgres_cpu"};
+            for (int l = 0; l < VAL_CALIB_NCPU; l++)
+                out->cpu[l][i] =
+                    res.mean[sim_layout_find(&sc.layout, "phase", tf_phase_names[i], cpu_cols[l])];
         }
         for (int i = 0; i < TF_NKINDS; i++) {
             long j = sim_layout_find(&sc.layout, "kind", tf_kind_names[i], "mean");
@@ -229,8 +235,12 @@ double val_calib_objective(const val_calib_point *pts, const val_calib_sim *sims
     for (size_t k = 0; k < npts; k++) {
         if (pts[k].weight <= 0)
             continue;
-        for (int i = 0; i < TF_NPHASES; i++)
+        for (int i = 0; i < TF_NPHASES; i++) {
             f += point_weight(&pts[k], i) * sq_log_err(sims[k].thr[i], pts[k].thr[i]);
+            for (int l = 0; l < VAL_CALIB_NCPU && pts[k].cpu_weight > 0; l++)
+                f += point_weight(&pts[k], i) * pts[k].cpu_weight *
+                     sq_log_err(sims[k].cpu[l][i], pts[k].cpu[l][i]);
+        }
         for (int i = 0; i < TF_NKINDS; i++)
             f += pts[k].weight * kw * sq_log_err(sims[k].kind[i], pts[k].kind[i]);
     }
@@ -908,6 +918,13 @@ void val_calib_key(val_calibration *c)
         const sim_cfg_entry *e = sim_cfg_at(c->cfg, i);
         h = fnv_str(e->value, fnv_str(e->key, fnv_str(e->section, h)));
     }
+    /* the CPU targets, when there are any (none: the key as before) */
+    for (size_t k = 0; c->ncpu && k < c->npts; k++) {
+        h = fnv_num(c->pts[k].cpu_weight, h);
+        for (int l = 0; l < VAL_CALIB_NCPU; l++)
+            for (int ph = 0; ph < TF_NPHASES; ph++)
+                h = fnv_num(c->pts[k].cpu[l][ph], h);
+    }
     const val_calib_opts *o = &c->fit_opts;
     h = fnv_num(VAL_CALIB_METHOD, h);
     h = fnv_num((double)o->seed, h);
@@ -930,6 +947,34 @@ void val_calib_run_opts_init(val_calib_run_opts *o)
     val_calib_opts_init(&o->fit_opts);
     o->fit_now = 1;
     o->own_demands = 1;
+    o->cpu_weight = 0.25;
+}
+
+/* The CPU split of o->cpu_file into c's points of c->arch (c->ncpu: the
+ * figures found); SIM_EINPUT when the file has none of them. */
+static int cpu_targets(const val_calib_run_opts *o, val_calibration *c, sim_err *err)
+{
+    static const int comp[VAL_CALIB_NCPU] = {VAL_CPU_CLIENT, VAL_CPU_SERVER, VAL_CPU_POSTGRES};
+    val_cpu cpu;
+    if (val_cpu_read(o->cpu_file, &cpu, err))
+        return err->code;
+    c->ncpu = 0;
+    for (size_t k = 0; k < c->npts; k++) {
+        val_calib_point *p = &c->pts[k];
+        p->cpu_weight = o->cpu_weight;
+        for (int ph = 0; ph < TF_NPHASES; ph++)
+            for (int l = 0; l < VAL_CALIB_NCPU; l++) {
+                double v = val_cpu_mean(&cpu, c->arch, p->concurrency, ph, comp[l]);
+                /* a component that took no CPU (0 ms) says nothing to fit */
+                p->cpu[l][ph] = v > 0 && !isnan(p->thr[ph]) ? v : 0;
+                c->ncpu += p->cpu[l][ph] > 0;
+            }
+    }
+    val_cpu_fini(&cpu);
+    if (c->ncpu == 0)
+        return sim_err_set(err, SIM_EINPUT, "%s: no rows of architecture %s at the "
+                           "concurrencies and phases of %s", o->cpu_file, c->arch, o->file);
+    return SIM_OK;
 }
 
 void val_calib_fini(val_calibration *c)
@@ -1086,6 +1131,7 @@ static int light_own(val_calibration *c, sim_err *err)
             continue;
         val_calib_point gp = *p0;
         gp.weight = 1;
+        gp.cpu_weight = 0; /* timings only */
         int anyk = 0;
         for (int i = 0; i < TF_NPHASES; i++)
             gp.thr[i] = NAN;
@@ -1147,6 +1193,8 @@ int val_calib_prepare(const val_calib_run_opts *o, val_calibration *c, sim_err *
     if (!any_thr)
         return sim_err_set(err, SIM_EINPUT, "%s: architecture %s has no phase throughput rows to "
                            "fit", o->file, o->arch);
+    if (o->cpu_file && cpu_targets(o, c, err))
+        return err->code;
     if (weights(c, o->points, o->other_weight, err) || fitted_phases(c, o->phases, err) ||
         val_calib_params(o->fit, c->cfg, c->params, VAL_CALIB_MAX_PARAMS, &c->np, err))
         return err->code;
@@ -1238,6 +1286,14 @@ void val_calib_points_table(const val_calibration *c, sim_table *t)
             sim_table_set_num(t, "holds_rows", p->holds_rows);
             sim_table_set_num(t, "client_busy", c->sims[k].busy[0][ph]);
             sim_table_set_num(t, "server_busy", c->sims[k].busy[1][ph]);
+            static const char *const cols[VAL_CALIB_NCPU][2] = {
+                {"client_cpu_ms", "sim_client_cpu_ms"},
+                {"server_cpu_ms", "sim_server_cpu_ms"},
+                {"postgres_cpu_ms", "sim_postgres_cpu_ms"}};
+            for (int l = 0; c->ncpu && l < VAL_CALIB_NCPU; l++) {
+                sim_table_set_num(t, cols[l][0], p->cpu[l][ph] > 0 ? 1e3 * p->cpu[l][ph] : NAN);
+                sim_table_set_num(t, cols[l][1], 1e3 * c->sims[k].cpu[l][ph]);
+            }
         }
 }
 

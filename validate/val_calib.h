@@ -75,6 +75,9 @@
 #define VAL_CALIB_MAX_PARAMS 32
 #define VAL_CALIB_MAX_POINTS 256
 
+/* The components whose CPU per request a calibration can fit to. */
+enum { VAL_CALIB_CPU_CLIENT = 0, VAL_CALIB_CPU_SERVER, VAL_CALIB_CPU_PG, VAL_CALIB_NCPU };
+
 typedef struct val_calib_point {
     long concurrency;
     double holds_rows, goodies;     /* state of the database at this point */
@@ -83,6 +86,11 @@ typedef struct val_calib_point {
     double weight;                  /* 1 for points fitted, 0 for points only reported */
     int phase_out[TF_NPHASES];      /* 1: that phase's throughput only reported
                                        (`--phases`); 0 (zeroed storage): fitted */
+    /* measured CPU seconds per request of each phase on the load
+     * generator, the server and PostgreSQL (VAL_CALIB_CPU_*; `--cpu`);
+     * 0 (zeroed storage): not measured, no term */
+    double cpu[VAL_CALIB_NCPU][TF_NPHASES];
+    double cpu_weight;              /* their weight relative to a throughput's */
 } val_calib_point;
 
 typedef struct val_calib_param {
@@ -120,6 +128,7 @@ typedef struct val_calib_sim {
     /* share of each phase's time [0] the load generator's loop and [1] the
      * server's loops were busy (tf_phase_out busy_client, busy_server) */
     double busy[2][TF_NPHASES];
+    double cpu[VAL_CALIB_NCPU][TF_NPHASES]; /* CPU s per request (tf_phase_out cpu_*) */
 } val_calib_sim;
 
 /* Fill pts (up to max) with the points of architecture arch: one per
@@ -149,7 +158,9 @@ int val_calib_scale(const sim_cfg *base, val_calib_param *params, size_t np, con
                     const val_calib_point *pts, size_t npts, const val_calib_opts *o,
                     double range, double *factor, unsigned *evals, sim_err *err);
 
-/* The objective for given simulated values (weighted squared log errors). */
+/* The objective for given simulated values (weighted squared log errors:
+ * the throughputs, the kinds times kind_weight, the measured CPU per
+ * request times each point's cpu_weight). */
 double val_calib_objective(const val_calib_point *pts, const val_calib_sim *sims, size_t npts,
                            double kind_weight);
 
@@ -238,6 +249,9 @@ typedef struct val_calib_run_opts {
     int own_demands;           /* 1 (default): the demands of backends no fitted key covers
                                   from the architecture's own lowest-concurrency timings
                                   (val_calibration.own); 0: the config's */
+    const char *cpu_file;      /* --cpu: the CPU split of the same runs (val_cpu.h), fitted
+                                  as well where it has rows of arch; NULL: none */
+    double cpu_weight;         /* their weight relative to a throughput's (default 0.25) */
 } val_calib_run_opts;
 
 /* The defaults of calibrate and predict (one place). */
@@ -271,6 +285,7 @@ typedef struct val_calibration {
     char key[17], data_hash[17];
     double mape_fit, mape_out;          /* phase throughput, percent (NaN: no points) */
     int n_fit, n_out;
+    int ncpu;                           /* measured CPU figures fitted (--cpu) */
     int save_status;                    /* the cache's save: SIM_OK or its error (save_err) */
     sim_err save_err;
 } val_calibration;
@@ -316,7 +331,9 @@ void val_calib_key(val_calibration *c);
  * points: phase, concurrency, measured, simulated, simulated_ci, error_pct,
  *         fitted (yes / weighted / held out: the point's weight times its
  *         phase's), holds_rows, client_busy, server_busy (the loops' busy
- *         shares at the fitted values);
+ *         shares at the fitted values); with CPU targets (ncpu > 0) also
+ *         client_cpu_ms, sim_client_cpu_ms, server_cpu_ms,
+ *         sim_server_cpu_ms, postgres_cpu_ms, sim_postgres_cpu_ms;
  * kinds:  kind, concurrency, measured_ms, simulated_ms, error_pct. */
 void val_calib_params_table(const val_calibration *c, sim_table *t);
 void val_calib_points_table(const val_calibration *c, sim_table *t);
