@@ -91,6 +91,12 @@ static void test_replay_http_csv(void **state)
     replay("http_csv", fuzz_http_csv_input);
 }
 
+static void test_replay_cpu(void **state)
+{
+    (void)state;
+    replay("cpu", fuzz_cpu_input);
+}
+
 static void test_replay_store(void **state)
 {
     (void)state;
@@ -571,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_replay_tigerbench),
         cmocka_unit_test(test_replay_samples),
         cmocka_unit_test(test_replay_http_csv),
+        cmocka_unit_test(test_replay_cpu),
         cmocka_unit_test(test_replay_store),
         cmocka_unit_test(test_subnormal_round_trip),
         cmocka_unit_test(test_lognormal_mu_range),

@@ -19,6 +19,7 @@
 #include <csv.h>
 
 #include "sim/sim_cfg.h"
+#include "validate/val_line.h"
 
 extern char **environ;
 
@@ -203,31 +204,6 @@ int val_probe_http_parse_app(const char *s, val_probe_http_opts *o, char *why, s
 
 /* ---- one row ---- */
 
-typedef struct fields {
-    char text[VAL_HTTP_MAX_LINE + VAL_HTTP_NCOLS + 1];
-    size_t off[VAL_HTTP_NCOLS];
-    size_t used, n, rows;
-} fields;
-
-static void on_field(void *s, size_t len, void *data)
-{
-    fields *f = data;
-    if (f->n < VAL_HTTP_NCOLS && f->used + len + 1 <= sizeof f->text) {
-        f->off[f->n] = f->used;
-        if (len)
-            memcpy(f->text + f->used, s, len);
-        f->text[f->used + len] = '\0';
-        f->used += len + 1;
-    }
-    f->n++;
-}
-
-static void on_row(int term, void *data)
-{
-    (void)term;
-    ((fields *)data)->rows++;
-}
-
 /* A non-negative integer written in digits only. */
 static int parse_count(const char *s, uint64_t *out)
 {
@@ -259,30 +235,16 @@ int val_http_row_parse(const char *line, val_http_row *row, int *col, char *why,
         snprintf(why, len, "line longer than %d bytes", VAL_HTTP_MAX_LINE);
         return -1;
     }
-    fields f;
-    memset(f.off, 0, sizeof f.off);
-    f.used = f.n = f.rows = 0;
-    struct csv_parser p;
-    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0) {
-        snprintf(why, len, "out of memory");
-        return -1;
-    }
-    int bad = csv_parse(&p, line, n, on_field, on_row, &f) != n;
-    if (!bad && csv_fini(&p, on_field, on_row, &f) != 0)
-        bad = 1;
-    if (bad)
-        snprintf(why, len, "malformed CSV: %s", csv_strerror(csv_error(&p)));
-    csv_free(&p);
-    if (bad)
-        return -1;
-    if (f.rows != 1 || f.n != VAL_HTTP_NCOLS) {
-        snprintf(why, len, "expected %d columns (%s), found %zu", VAL_HTTP_NCOLS, VAL_HTTP_HEADER,
-                 f.rows == 1 ? f.n : (size_t)0);
-        return -1;
-    }
+    char text[VAL_HTTP_MAX_LINE + VAL_HTTP_NCOLS + 1];
     const char *v[VAL_HTTP_NCOLS];
-    for (int i = 0; i < VAL_HTTP_NCOLS; i++)
-        v[i] = f.text + f.off[i];
+    size_t nf;
+    if (val_line_split(line, text, sizeof text, v, VAL_HTTP_NCOLS, &nf, why, len))
+        return -1;
+    if (nf != VAL_HTTP_NCOLS) {
+        snprintf(why, len, "expected %d columns (%s), found %zu", VAL_HTTP_NCOLS, VAL_HTTP_HEADER,
+                 nf);
+        return -1;
+    }
 
     val_http_row r;
     memset(&r, 0, sizeof r);
@@ -1057,36 +1019,6 @@ int val_probe_http_run(const val_probe_http_opts *o, val_probe_http_result *res,
 
 /* ---- reader ---- */
 
-/* Read one line into buf (cap bytes) without its end.  Returns 1 with a
- * line (*len bytes; *nul set when it holds a NUL byte; *toolong when it
- * did not fit, the rest skipped), 0 at end of file, -1 on a read error. */
-static int read_line(FILE *f, char *buf, size_t cap, size_t *len, int *nul, int *toolong)
-{
-    size_t n = 0;
-    int c, any = 0;
-    *nul = *toolong = 0;
-    while ((c = getc(f)) != EOF) {
-        any = 1;
-        if (c == '\n')
-            break;
-        if (c == '\0')
-            *nul = 1;
-        if (n + 1 < cap)
-            buf[n++] = (char)c;
-        else
-            *toolong = 1;
-    }
-    if (c == EOF && ferror(f))
-        return -1;
-    if (!any)
-        return 0;
-    if (n > 0 && buf[n - 1] == '\r')
-        n--;
-    buf[n] = '\0';
-    *len = n;
-    return 1;
-}
-
 int val_probe_http_read_file(FILE *f, const char *name, val_probe_http_result *res, sim_err *err)
 {
     char *buf = malloc(VAL_HTTP_MAX_LINE + 2);
@@ -1094,26 +1026,13 @@ int val_probe_http_read_file(FILE *f, const char *name, val_probe_http_result *r
     unsigned long long line = 0;
     int header = 0, rc = SIM_OK;
     for (;;) {
-        size_t n;
-        int nul, toolong;
-        int r = read_line(f, buf, VAL_HTTP_MAX_LINE + 2, &n, &nul, &toolong);
+        int r = val_line_next(f, name, buf, VAL_HTTP_MAX_LINE + 2, VAL_HTTP_MAX_LINE, &line, err);
         if (r < 0) {
-            rc = sim_err_set(err, errno == EISDIR ? SIM_EINPUT : SIM_EFAIL, "%s: read error: %s",
-                             name, strerror(errno));
+            rc = err->code;
             break;
         }
         if (r == 0)
             break;
-        line++;
-        if (toolong || n > VAL_HTTP_MAX_LINE) {
-            rc = sim_err_set(err, SIM_EINPUT, "%s:%llu: line longer than %d bytes", name, line,
-                             VAL_HTTP_MAX_LINE);
-            break;
-        }
-        if (nul) {
-            rc = sim_err_set(err, SIM_EINPUT, "%s:%llu: NUL byte in the line", name, line);
-            break;
-        }
         if (buf[0] == '#') {
             const char *c = buf + 1;
             while (*c == ' ')
@@ -1122,7 +1041,7 @@ int val_probe_http_read_file(FILE *f, const char *name, val_probe_http_result *r
                 snprintf(res->versions, sizeof res->versions, "%s", c);
             continue;
         }
-        if (strspn(buf, " \t") == n)
+        if (strspn(buf, " \t") == strlen(buf))
             continue;
         if (!header) {
             if (strcmp(buf, VAL_HTTP_HEADER) != 0) {

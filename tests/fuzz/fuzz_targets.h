@@ -37,12 +37,14 @@
 #include <unistd.h>
 
 #include "models/mdl.h"
+#include "models/tf_sim.h"
 #include "sim/sim_cfg.h"
 #include "sim/sim_dist.h"
 #include "sim/sim_rng.h"
 #include "sim/sim_table.h"
 #include "reports/rep_store.h"
 #include "validate/val_amdahl.h"
+#include "validate/val_cpu.h"
 #include "validate/val_fit.h"
 #include "validate/val_laws.h"
 #include "validate/val_probe_http.h"
@@ -700,6 +702,47 @@ static inline int fuzz_http_csv_input(const uint8_t *data, size_t size)
         FUZZ_FAIL("http csv: summary of %zu rows has %d\n", res.n, t ? sim_table_nrows(t) : -1);
     sim_table_free(t);
     val_probe_http_result_fini(&res);
+    return 0;
+}
+
+/* The CPU split reader (val_cpu_read): every row it accepts keeps the
+ * format's promises, an error names the file and keeps nothing, and the
+ * means over its rows are in range. */
+static inline int fuzz_cpu_input(const uint8_t *data, size_t size)
+{
+    char in[128];
+    fuzz_samples_path(in, sizeof in, "cpu.csv");
+    FILE *f = fopen(in, "wb");
+    assert(f);
+    fwrite(data, 1, size, f);
+    fclose(f);
+    sim_err err;
+    sim_err_clear(&err);
+    val_cpu c;
+    int rc = val_cpu_read(in, &c, &err);
+    if (rc != SIM_OK) {
+        fuzz_check_err("cpu csv", rc, &err);
+        if (strncmp(err.msg, in, strlen(in)) != 0)
+            FUZZ_FAIL("cpu csv: message does not name the file: %s\n", err.msg);
+        if (c.rows || c.n)
+            FUZZ_FAIL("cpu csv: rows kept after an error\n");
+        return 0;
+    }
+    for (size_t i = 0; i < c.n; i++) {
+        const val_cpu_row *r = &c.rows[i];
+        if (r->phase < 0 || r->phase >= TF_NPHASES || r->concurrency < 1 ||
+            r->concurrency > 1000000 || !r->arch[0] || !(isfinite(r->throughput) && r->throughput >= 0))
+            FUZZ_FAIL("cpu csv: row %zu breaks the format\n", i);
+        for (int k = 0; k < VAL_CPU_NCOMP; k++) {
+            if (!(r->cpu[k] >= 0 && r->cpu[k] <= VAL_CPU_MAX_MS * 1e-3))
+                FUZZ_FAIL("cpu csv: row %zu: %s CPU %g out of range\n", i, val_cpu_comp_names[k],
+                          r->cpu[k]);
+            double m = val_cpu_mean(&c, r->arch, r->concurrency, r->phase, k);
+            if (!(m >= 0 && m <= VAL_CPU_MAX_MS * 1e-3))
+                FUZZ_FAIL("cpu csv: mean %g out of range\n", m);
+        }
+    }
+    val_cpu_fini(&c);
     return 0;
 }
 

@@ -3,7 +3,7 @@
 #
 # Usage: sh tests/fuzz/run.sh [SECONDS] [TARGET...]
 #   SECONDS  time per target (default 10; CI uses 20)
-#   TARGET   cfg, dist, tigerbench, samples, store (default: every
+#   TARGET   cfg, dist, tigerbench, samples, store, http_csv, cpu (default: every
 #            tests/fuzz/fuzz_*.c)
 #
 # Builds the library with clang -fsanitize=fuzzer-no-link,address,undefined
