@@ -172,8 +172,7 @@ int val_cpu_read(const char *path, val_cpu *c, sim_err *err)
     memset(c, 0, sizeof *c);
     FILE *in = fopen(path, "rb");
     if (!in)
-        return sim_err_set(err, errno == ENOENT ? SIM_EINPUT : SIM_EFAIL, "%s: cannot open: %s",
-                           path, strerror(errno));
+        return sim_err_set(err, SIM_EINPUT, "%s: cannot open: %s", path, strerror(errno));
     int rc = read_file(in, path, c, err);
     fclose(in);
     if (rc)

@@ -14,8 +14,9 @@
  *
  * Invariants: the reader keeps every row in order (memory O(rows)); a row
  * that breaks any rule stops it with SIM_EINPUT "file:line: column:
- * message" and nothing is returned; SIM_EFAIL when the file cannot be
- * read.  Cost: O(bytes).
+ * message" and nothing is returned, as does a file that cannot be opened
+ * ("file: cannot open: reason") or is a directory; SIM_EFAIL on another
+ * read error.  Cost: O(bytes).
  *
  * Ownership: val_cpu_read fills caller storage whose rows it owns
  * (val_cpu_fini frees them, also after a failure).
