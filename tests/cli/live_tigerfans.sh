@@ -6,14 +6,16 @@
 # the file also holds (PostgreSQL's costs and state pg_pg's, Redis's from
 # pg_redis's light-load timings).  Measured: 7.8% MAPE over concurrency
 # 5-100 (20 points; Amdahl-style scaling 11.8%); the target for live runs is
-# 15%, the check 10% (the run is deterministic).  Release build only: two fits of 150 iterations take a minute there,
-# several under the sanitizers.
+# 15%, the check 10% (the run is deterministic).  The fits run 60
+# simplex iterations instead of predict's 150 to keep the suite short: the
+# Debian fit, the one kept, has converged by then (6.8% against 6.9%, 40 s
+# against 60).  Release build only: several minutes under the sanitizers.
 case "$TFSIM" in
 */san/*) ;;
 *)
     live=tests/data/live_debian12.csv
     expect 0 "predict pg_redis from live pg_pg" -- "$TFSIM" predict --tigerbench $live --baseline pg_pg \
-        --target pg_redis --format csv
+        --target pg_redis --iter 60 --format csv
     expect_err "objective [0-9.e-]*: Debian's kept" "predict keeps Debian's client for a Debian-measured run"
     m=$(sed -n 's/^MAPE at concurrency >= 5: simulation \([0-9.]*\)%.*/\1/p' "$tmp/err")
     if [ -n "$m" ] && awk -v m="$m" 'BEGIN { exit !(m < 10) }'; then ok;
