@@ -2,7 +2,6 @@
  * (see the header).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "validate/val_calib.h"
-#include "validate/val_cpu.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -21,6 +20,7 @@
 #include "models/mdl_sweep.h"
 #include "sim/sim_dist.h"
 #include "sim/sim_stats.h"
+#include "validate/val_cpu.h"
 #include "validate/val_min.h"
 
 static const char *const kind_names[TF_NKINDS] = {
