@@ -28,10 +28,7 @@ static void test_read_known(void **state)
     assert_close(c.rows[3].cpu[VAL_CPU_CLIENT], 2.23e-3, 1e-15);
     assert_close(c.rows[0].throughput, 221.6, 1e-12);
     /* two runs of one point: their mean; seconds per request */
-    int checkout = -1;
-    for (int i = 0; i < TF_NPHASES; i++)
-        if (!strcmp(tf_phase_names[i], "checkout"))
-            checkout = i;
+    const int checkout = TF_CHECKOUT;
     assert_close(val_cpu_mean(&c, "pg_pg", 5, checkout, VAL_CPU_SERVER), 3.5e-3, 1e-15);
     assert_close(val_cpu_mean(&c, "pg_pg", 5, checkout, VAL_CPU_REDIS), 0.015e-3, 1e-15);
     assert_true(isnan(val_cpu_mean(&c, "pg_pg", 10, checkout, VAL_CPU_SERVER)));

@@ -497,6 +497,27 @@ static inline void fuzz_samples_path(char *p, size_t len, const char *name)
     snprintf(p, len, "%s/%s", fuzz_tmpdir(), name);
 }
 
+/* The input as the file name in the scratch folder (its path into p),
+ * for readers that take a path. */
+static inline void fuzz_input_file(char *p, size_t len, const char *name, const uint8_t *data,
+                                   size_t size)
+{
+    fuzz_samples_path(p, len, name);
+    FILE *f = fopen(p, "wb");
+    assert(f);
+    fwrite(data, 1, size, f);
+    fclose(f);
+}
+
+/* A reader's failure: a proper status and message that names the file. */
+static inline void fuzz_check_file_err(const char *what, int rc, const sim_err *err,
+                                       const char *path)
+{
+    fuzz_check_err(what, rc, err);
+    if (strncmp(err->msg, path, strlen(path)) != 0)
+        FUZZ_FAIL("%s: message does not name the file: %s\n", what, err->msg);
+}
+
 /* tfsim fit on the samples: a table, and a config fragment that loads
  * back with every value a distribution (a fit of a 1e308 us latency used
  * to abort: its spec did not parse back). */
@@ -536,12 +557,8 @@ static inline void fuzz_fit(const char *in)
 static inline int fuzz_samples_input(const uint8_t *data, size_t size)
 {
     char in[128], out[128];
-    fuzz_samples_path(in, sizeof in, "in.csv");
+    fuzz_input_file(in, sizeof in, "in.csv", data, size);
     fuzz_samples_path(out, sizeof out, "out.csv");
-    FILE *f = fopen(in, "wb");
-    assert(f);
-    fwrite(data, 1, size, f);
-    fclose(f);
     unlink(out); /* the writer keeps an existing file until rows come */
     sim_err err;
     sim_err_clear(&err);
@@ -669,21 +686,14 @@ static inline int fuzz_store_input(const uint8_t *data, size_t size)
 static inline int fuzz_http_csv_input(const uint8_t *data, size_t size)
 {
     char in[128];
-    fuzz_samples_path(in, sizeof in, "http.csv");
-    FILE *f = fopen(in, "wb");
-    assert(f);
-    fwrite(data, 1, size, f);
-    fclose(f);
+    fuzz_input_file(in, sizeof in, "http.csv", data, size);
     sim_err err;
     sim_err_clear(&err);
     val_probe_http_result res;
     val_probe_http_result_init(&res);
     int rc = val_probe_http_read(in, &res, &err);
-    if (rc != SIM_OK) {
-        fuzz_check_err("http csv", rc, &err);
-        if (strncmp(err.msg, in, strlen(in)) != 0)
-            FUZZ_FAIL("http csv: message does not name the file: %s\n", err.msg);
-    }
+    if (rc != SIM_OK)
+        fuzz_check_file_err("http csv", rc, &err, in);
     for (size_t i = 0; i < res.n; i++) {
         const val_http_row *r = &res.rows[i];
         if (r->phase < 0 || r->phase >= VAL_HTTP_NPHASES || r->concurrency < 1 ||
@@ -711,19 +721,13 @@ static inline int fuzz_http_csv_input(const uint8_t *data, size_t size)
 static inline int fuzz_cpu_input(const uint8_t *data, size_t size)
 {
     char in[128];
-    fuzz_samples_path(in, sizeof in, "cpu.csv");
-    FILE *f = fopen(in, "wb");
-    assert(f);
-    fwrite(data, 1, size, f);
-    fclose(f);
+    fuzz_input_file(in, sizeof in, "cpu.csv", data, size);
     sim_err err;
     sim_err_clear(&err);
     val_cpu c;
     int rc = val_cpu_read(in, &c, &err);
     if (rc != SIM_OK) {
-        fuzz_check_err("cpu csv", rc, &err);
-        if (strncmp(err.msg, in, strlen(in)) != 0)
-            FUZZ_FAIL("cpu csv: message does not name the file: %s\n", err.msg);
+        fuzz_check_file_err("cpu csv", rc, &err, in);
         if (c.rows || c.n)
             FUZZ_FAIL("cpu csv: rows kept after an error\n");
         return 0;
