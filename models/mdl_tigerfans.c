@@ -18,7 +18,7 @@
 
 typedef struct tfmodel {
     tf_params p;
-    size_t phase0, kind0, comp0, batch0, run0;
+    size_t phase0, kind0, comp0, batch0, pool0, run0;
 } tfmodel;
 
 enum { PM_THR, PM_MEAN, PM_P50, PM_P90, PM_P99, PM_ERR, PM_WALL, PM_CCPU, PM_SCPU, PM_CBUSY, PM_SBUSY,
@@ -127,6 +127,12 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
     sim_layout_add(lay, "batch", "tb.batch_size", "mean", NAN, 0, "%.2f");
     sim_layout_add(lay, "batch", "tb.batch_size", "sd", NAN, 0, "%.2f");
     sim_layout_add(lay, "batch", "tb.batch_size", "count", NAN, 0, "%.0f");
+    m->pool0 = lay->n;
+    for (int i = 0; i < TF_NPHASES; i++) {
+        sim_layout_add(lay, "pool", tf_phase_names[i], "passes", NAN, 0, "%.3g");
+        sim_layout_add(lay, "pool", tf_phase_names[i], "conns", NAN, 0, "%.1f");
+        sim_layout_add(lay, "pool", tf_phase_names[i], "idle", NAN, 0, "%.1f");
+    }
     m->run0 = lay->n;
     sim_layout_add(lay, "run", "totals", "rollbacks", NAN, 0, "%.0f");
     sim_layout_add(lay, "run", "totals", "holds_rows_end", NAN, 0, "%.0f");
@@ -177,6 +183,12 @@ static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, 
     x[0] = o.batch_mean;
     x[1] = o.batch_sd;
     x[2] = o.batches;
+    x = v + m->pool0;
+    for (int i = 0; i < TF_NPHASES; i++) {
+        *x++ = o.phase[i].pool_passes;
+        *x++ = o.phase[i].pool_conns;
+        *x++ = o.phase[i].pool_idle;
+    }
     x = v + m->run0;
     x[0] = o.rollbacks;
     x[1] = o.holds_rows_end;

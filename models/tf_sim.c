@@ -199,6 +199,7 @@ typedef struct tfs {
     /* the loops' busy time: its integral at the phase's start (client,
      * servers summed), and its share of each phase's time */
     double busy_a0[2], busy[2][TF_NPHASES];
+    double ppass[TF_NPHASES], pconn[TF_NPHASES], pidle[TF_NPHASES]; /* the pool per phase */
     sim_welford kind[TF_NKINDS];
     sim_tavg pg_busy;
     double cpu[3][TF_NPHASES];  /* CPU seconds of the client's, the servers' bursts, and
@@ -1175,6 +1176,14 @@ static void end_phase(sim *s, void *obj)
         T->busy[l][T->phase] = T->wall[T->phase] > 0 ? (a[l] - T->busy_a0[l]) / T->wall[T->phase] /
                                                            (l ? (double)T->nworkers : 1)
                                                      : NAN;
+    /* the pool's counters are the phase's until start_phase resets them;
+     * passes as httpcore's housekeeping counts them (0.16 runs it at a
+     * start and a close, not at a retry) */
+    double np = (double)T->pool.passes, nr = T->ok[T->phase] + T->errors[T->phase];
+    double nh = np - (T->p->httpcore016 ? (double)T->pool.retries : 0);
+    T->ppass[T->phase] = nr > 0 ? nh / nr : NAN;
+    T->pconn[T->phase] = np > 0 ? T->pool.sum_n / np : NAN;
+    T->pidle[T->phase] = np > 0 ? T->pool.sum_idle / np : NAN;
     T->phase++;
     start_phase(T);
 }
@@ -1249,7 +1258,8 @@ static void collect(tfs *T, tf_out *o)
         tf_phase_out *ph = &o->phase[i];
         if (!p->phase_on[i]) {
             ph->throughput = ph->walltime = ph->mean = ph->p50 = ph->p90 = ph->p99 = ph->cpu_client =
-                ph->cpu_server = ph->cpu_pg = ph->busy_client = ph->busy_server = NAN;
+                ph->cpu_server = ph->cpu_pg = ph->busy_client = ph->busy_server = ph->pool_passes =
+                    ph->pool_conns = ph->pool_idle = NAN;
             continue;
         }
         ph->walltime = T->wall[i];
@@ -1266,6 +1276,9 @@ static void collect(tfs *T, tf_out *o)
         ph->cpu_pg = n > 0 ? T->cpu[2][i] / n : NAN;
         ph->busy_client = T->busy[0][i];
         ph->busy_server = T->busy[1][i];
+        ph->pool_passes = T->ppass[i];
+        ph->pool_conns = T->pconn[i];
+        ph->pool_idle = T->pidle[i];
     }
     for (int k = 0; k < TF_NKINDS; k++) {
         o->kind_n[k] = (double)T->kind[k].n;

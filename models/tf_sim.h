@@ -102,6 +102,12 @@ typedef struct tf_phase_out {
      * server's loops (mean over workers), were running a burst: near 1
      * the loop holds the phase */
     double busy_client, busy_server;
+    /* the load generator's connection pool (tf_pool) in the phase: its
+     * passes per request as httpcore's housekeeping counts them (with
+     * client.httpcore = 0.16 a retry's pass is not one), and the mean
+     * connections open and idle when a pass starts, over every pass (NaN
+     * without a pass) */
+    double pool_passes, pool_conns, pool_idle;
 } tf_phase_out;
 
 typedef struct tf_out {

@@ -185,8 +185,14 @@ static void test_client_pool(void **state)
     assert_close(o.pool_retries, 0, 1e-12);
     assert_close(o.pool_conns, 4, 0); /* one per phase: a new client per phase */
     double want = 1e-3 + 2 * 30e-6 + ((99 + 100) * 10e-6 + 0.5e-3) / 100;
-    for (int i = 0; i < TF_NPHASES; i++)
+    for (int i = 0; i < TF_NPHASES; i++) {
         assert_rel(o.phase[i].cpu_client, want, 1e-9);
+        /* per phase: 200 passes, the first finds no connection, the other
+         * 199 the one connection idle */
+        assert_close(o.phase[i].pool_passes, 2, 1e-12);
+        assert_close(o.phase[i].pool_conns, 199.0 / 200, 1e-12);
+        assert_close(o.phase[i].pool_idle, 199.0 / 200, 1e-12);
+    }
     /* C connections per phase, kept alive: the pool opens C at most */
     snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 16\n", pool_base);
     run_text(text, 3, &o);
@@ -216,6 +222,21 @@ static void test_client_pool(void **state)
     /* several requests are handed one idle connection: the losers retry */
     assert_true(hi.pool_retries > 0.5);
     assert_true(hi.pool_passes > 2.5);
+    /* per phase (1.x counts a retry's pass too): the same passes, and
+     * 0 <= idle <= open <= C at every pass */
+    double sum = 0;
+    for (int i = 0; i < TF_NPHASES; i++) {
+        sum += hi.phase[i].pool_passes;
+        assert_true(hi.phase[i].pool_idle >= 0);
+        assert_true(hi.phase[i].pool_idle <= hi.phase[i].pool_conns);
+        assert_true(hi.phase[i].pool_conns <= 64);
+    }
+    assert_rel(sum / TF_NPHASES, hi.pool_passes, 1e-12);
+    /* a phase that does not run has no pool figures */
+    snprintf(text, sizeof text, "%s\f[client]\nconcurrency = 1\nphases = reserve\n", pool_base);
+    run_text(text, 3, &o);
+    assert_true(isnan(o.phase[TF_CHECKOUT].pool_idle) && isnan(o.phase[TF_CHECKOUT].pool_passes));
+    assert_close(o.phase[TF_RESERVE].pool_passes, 2, 1e-12);
 }
 
 /* httpcore 0.16 (Debian 12): at concurrency 1 the same two passes per
@@ -261,6 +282,18 @@ static void test_client_pool_016(void **state)
     assert_close(h10.pool_conns, 4 * 64, 0);
     assert_true(h16.pool_conns < 4 * 32);
     assert_true(h16.pool_passes >= 2);
+    /* per phase, passes as 0.16's housekeeping counts them: a start and a
+     * response close each, never a retry */
+    for (int i = 0; i < TF_NPHASES; i++) {
+        assert_close(h16.phase[i].pool_passes, 2, 1e-12);
+        assert_true(h16.phase[i].pool_idle >= 0);
+        assert_true(h16.phase[i].pool_idle <= h16.phase[i].pool_conns);
+        assert_true(h16.phase[i].pool_conns <= 64);
+    }
+    for (int i = 0; i < TF_NPHASES; i++) {
+        assert_close(o.phase[i].pool_passes, 2, 1e-12);
+        assert_close(o.phase[i].pool_idle, 199.0 / 200, 1e-12);
+    }
 }
 
 /* Wake-up costs: at concurrency 1 every burst finds the server loop idle

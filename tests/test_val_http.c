@@ -23,6 +23,7 @@ static val_http_row row(double lat, unsigned c, int ph, double thr, double ccpu,
     r.server_cpu = scpu;
     r.server_requests = 100;
     r.server_await = await;
+    r.pool_passes = r.pool_conns = r.pool_idle = NAN; /* not measured (an older probe) */
     return r;
 }
 
@@ -35,11 +36,15 @@ static void test_points(void **state)
         row(2, 1, 0, 100, 0.2, 0.05, 0.0021), row(2, 1, 0, 300, 0.4, 0.07, 0.0023),
         row(2, 1, 2, 200, 0.1, 0.03, 0.0022), row(10, 4, 0, 50, 0.3, 0.04, 0.0105),
     };
+    /* the pool: measured in two runs of (2, 1, checkout), averaged over
+     * those; never in (2, 1, reserve) */
+    rows[0].pool_passes = 2, rows[0].pool_conns = 1, rows[0].pool_idle = 0.5;
+    rows[1].pool_passes = 3, rows[1].pool_conns = 2, rows[1].pool_idle = 1;
     res.rows = rows;
     res.n = res.cap = 4;
     val_http_point pts[8];
     size_t n;
-    sim_err err;
+    sim_err err = {0};
     double fit[] = {2};
     assert_int_equal(val_http_points(&res, fit, 1, pts, 8, &n, &err), SIM_OK);
     assert_int_equal(n, 2);
@@ -51,6 +56,10 @@ static void test_points(void **state)
     assert_close(pts[0].ccpu[0], 0.6 / 200, 1e-15);
     assert_close(pts[0].scpu[0], 0.12 / 200, 1e-15);
     assert_true(isnan(pts[0].thr[1]));
+    assert_close(pts[0].ppass[0], 2.5, 1e-15);
+    assert_close(pts[0].pconn[0], 1.5, 1e-15);
+    assert_close(pts[0].pidle[0], 0.75, 1e-15);
+    assert_true(isnan(pts[0].pconn[2]) && isnan(pts[1].pidle[0]));
     /* the await over every request of the point */
     assert_close(pts[0].await, (0.0021 + 0.0023 + 0.0022) / 3, 1e-15);
     assert_close(pts[1].await, 0.0105, 1e-15);
@@ -99,7 +108,7 @@ static void test_mape(void **state)
 static sim_cfg *stub_base(void)
 {
     sim_cfg *c = sim_cfg_new();
-    sim_err err;
+    sim_err err = {0};
     if (sim_cfg_load_string(c,
                             "[model]\ntype = tigerfans\n[architecture]\naccounting = stub\n"
                             "payments = stub\n[client]\ncpu = 1ms\ncpu_scale = 1\nsent_cpu = 0\nconnect_cpu = 0\npool_cpu = 0\n"
@@ -125,7 +134,7 @@ static void test_simulate_known(void **state)
     val_http_opts_init(&o);
     o.reps = 1;
     val_http_sim s;
-    sim_err err;
+    sim_err err = {0};
     assert_int_equal(val_http_simulate(base, NULL, 0, &pt, 1, &o, &s, &err), SIM_OK);
     for (int ph = 0; ph < TF_NPHASES; ph++) {
         assert_close(s.ccpu[ph], 1e-3, 1e-12);
@@ -163,7 +172,7 @@ static void test_fit_recovers(void **state)
     o.reps = 1;
     val_calib_param p = {"client.cpu", "", 0.8e-3, 1e-5, 1e-2};
     val_http_sim sims[2];
-    sim_err err;
+    sim_err err = {0};
     assert_int_equal(val_http_simulate(base, &p, 1, pts, 2, &o, sims, &err), SIM_OK);
     for (int k = 0; k < 2; k++)
         for (int ph = 0; ph < TF_NPHASES; ph++) {

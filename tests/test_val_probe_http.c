@@ -26,10 +26,13 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* Rows as tfhttp_load.py prints them (measured on this machine). */
-#define ROW_R1 "0,1,reserve,20,20,0,0.211420,94.5985,0.058452,0.010883,20,0.0000171,1"
-#define ROW_C1 "0,1,commit,20,20,0,0.186867,107.0279,0.057172,0.010315,20,0.0001011,1"
-#define ROW_R2 "0,2,reserve,20,20,0,0.278309,71.8625,0.113377,0.023928,20,0.0000517,2"
-#define ROW_C2 "0,2,commit,20,20,0,0.113317,176.4960,0.087396,0.018440,20,0.0002205,2"
+#define ROW_R1 "0,1,reserve,20,20,0,0.211420,94.5985,0.058452,0.010883,20,0.0000171,1,2.1000,0.952,0.952"
+#define ROW_C1 "0,1,commit,20,20,0,0.186867,107.0279,0.057172,0.010315,20,0.0001011,1,2.1000,0.952,0.952"
+#define ROW_R2 "0,2,reserve,20,20,0,0.278309,71.8625,0.113377,0.023928,20,0.0000517,2,2.1000,1.905,1.119"
+#define ROW_C2 "0,2,commit,20,20,0,0.113317,176.4960,0.087396,0.018440,20,0.0002205,2,2.1000,1.905,1.595"
+/* The same as an older probe printed them (no pool columns). */
+#define ROW_R1_V1 "0,1,reserve,20,20,0,0.211420,94.5985,0.058452,0.010883,20,0.0000171,1"
+#define ROW_C2_V1 "0,2,commit,20,20,0,0.113317,176.4960,0.087396,0.018440,20,0.0002205,2"
 #define VERSIONS_JSON                                                                          \
     "{\"pid\": 7132, \"uvicorn\": \"0.17.6\", \"http\": \"H11Protocol\", \"loop\": "          \
     "\"_UnixSelectorEventLoop\", \"app\": \"starlette\", \"python\": \"3.11.2\", \"httpx\": " \
@@ -60,6 +63,17 @@ static void test_row_good(void **state)
     assert_int_equal(r.server_requests, 20);
     assert_true(r.server_await == 0.0002205);
     assert_int_equal(r.server_conns, 2);
+    assert_int_equal(r.ncols, VAL_HTTP_NCOLS);
+    assert_true(r.pool_passes == 2.1 && r.pool_conns == 1.905 && r.pool_idle == 1.595);
+    /* an older probe's row: the pool not measured */
+    assert_int_equal(val_http_row_parse(ROW_C2_V1, &r, &col, why, sizeof why), 0);
+    assert_int_equal(r.ncols, VAL_HTTP_NCOLS_V1);
+    assert_true(r.throughput == 176.4960 && r.server_conns == 2);
+    assert_true(isnan(r.pool_passes) && isnan(r.pool_conns) && isnan(r.pool_idle));
+    /* an httpcore without the hook: nan */
+    assert_int_equal(val_http_row_parse(ROW_R1_V1 ",nan,NaN,nan", &r, &col, why, sizeof why), 0);
+    assert_int_equal(r.ncols, VAL_HTTP_NCOLS);
+    assert_true(isnan(r.pool_passes) && isnan(r.pool_conns) && isnan(r.pool_idle));
 
     /* quoted fields, spaces, a fractional latency, errors */
     assert_int_equal(val_http_row_parse("0.5, 10,\"webhook\",100,90,10,1.0,90.0,0.5,0.2,100,0.0005,10",
@@ -102,10 +116,19 @@ static void test_row_bad(void **state)
         {"0,1,reserve,20,20,0,0.2,100.0,0.05,0.01,20,nan,1", 11, "'nan' is not a time"},
         {"0,1,reserve,20,20,0,0.2,100.0,0.05,0.01,0,0.00002,1", 11, "expected nan"},
         {"0,1,reserve,20,20,0,0.2,100.0,0.05,0.01,20,0.00002,-1", 12, "'-1'"},
-        {"0,1,reserve,20,20,0,0.2,100.0,0.05,0.01,20,0.00002", -1, "expected 13 columns"},
+        {"0,1,reserve,20,20,0,0.2,100.0,0.05,0.01,20,0.00002", -1, "expected 16 columns"},
         {"0,1,reserve,20,20,0,0.2,100.0,0.05,0.01,20,0.00002,1,9", -1, "found 14"},
+        {"0,1,reserve,20,20,0,0.2,100.0,0.05,0.01,20,0.00002,1,2,1,1,7", -1, "found 17"},
         {"0,1,\"reserve,20,20,0,0.2,100.0,0.05,0.01,20,0.00002,1", -1, "malformed CSV"},
-        {"", -1, "expected 13 columns"},
+        {"", -1, "expected 16 columns"},
+        /* the pool columns */
+        {"0,1,reserve,20,20,0,0.2,100.0,0.05,0.01,20,0.00002,1,-2,1,1", 13, "'-2' is not passes"},
+        {"0,1,reserve,20,20,0,0.2,100.0,0.05,0.01,20,0.00002,1,inf,1,1", 13, "'inf'"},
+        {"0,1,reserve,20,20,0,0.2,100.0,0.05,0.01,20,0.00002,1,2,x,1", 14, "'x' is not a number of connections"},
+        {"0,1,reserve,20,20,0,0.2,100.0,0.05,0.01,20,0.00002,1,2,1,1.5", 15, "0 to pool_conns"},
+        {"0,1,reserve,20,20,0,0.2,100.0,0.05,0.01,20,0.00002,1,2,1,-1", 15, "'-1'"},
+        {"0,1,reserve,20,20,0,0.2,100.0,0.05,0.01,20,0.00002,1,2,1,nan", 15, "nan with it"},
+        {"0,1,reserve,20,20,0,0.2,100.0,0.05,0.01,20,0.00002,1,2,nan,0", 15, "nan with it"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         val_http_row r;
@@ -151,6 +174,17 @@ static void test_read_good(void **state)
     assert_int_equal(res.rows[1].phase, VAL_HTTP_COMMIT);
     assert_int_equal(res.rows[3].concurrency, 2);
     assert_true(res.rows[3].throughput == 176.4960);
+    assert_true(res.rows[3].pool_conns == 1.905);
+    val_probe_http_result_fini(&res);
+
+    /* an older probe's file: read, the pool not measured */
+    p = test_dir_path("v1.csv");
+    test_write_file(p, "# " VERSIONS_TEXT "\n" VAL_HTTP_HEADER_V1 "\n" ROW_R1_V1 "\n" ROW_C2_V1 "\n");
+    val_probe_http_result_init(&res);
+    assert_int_equal(val_probe_http_read(p, &res, &err), SIM_OK);
+    assert_int_equal(res.n, 2);
+    assert_true(res.rows[1].throughput == 176.4960);
+    assert_true(isnan(res.rows[0].pool_idle) && isnan(res.rows[1].pool_passes));
     val_probe_http_result_fini(&res);
 
     /* header only: no rows, no versions */
@@ -195,7 +229,12 @@ static void test_read_bad(void **state)
     BAD("phase.csv", VAL_HTTP_HEADER "\n" ROW_R1 "\n# c\n0,1,refund,20,20,0,0.2,100.0,0.05,0.01,20,0.00002,1\n",
         ":4: phase: 'refund' is not a phase", 1);
     BAD("count.csv", VAL_HTTP_HEADER "\n" ROW_R1 "\n" ROW_C1 "\n0,1,reserve,20,20,0,0.2\n",
-        ":4: expected 13 columns", 2);
+        ":4: expected 16 columns", 2);
+    /* rows of the other format than the header's */
+    BAD("mixed.csv", VAL_HTTP_HEADER "\n" ROW_R1 "\n" ROW_C2_V1 "\n",
+        ":3: 13 columns where the header has 16", 1);
+    BAD("mixed1.csv", VAL_HTTP_HEADER_V1 "\n" ROW_R1_V1 "\n" ROW_C2 "\n",
+        ":3: 16 columns where the header has 13", 1);
     BAD("ok.csv", "# v\n" VAL_HTTP_HEADER "\n0,1,reserve,20,25,0,0.2,125.0,0.05,0.01,20,0.00002,1\n",
         ":3: ok: '25' is not an integer in [0, total]", 0);
     BAD("tput.csv", VAL_HTTP_HEADER "\n0,1,reserve,20,20,0,0.2,99.9,0.05,0.01,20,0.00002,1\n",
@@ -280,7 +319,7 @@ static void test_table(void **state)
     val_probe_http_result_init(&res);
     const char *p = test_dir_path("reps.csv");
     /* two runs of (0, 1, reserve) and one of (0, 1, commit) */
-    test_write_file(p, VAL_HTTP_HEADER "\n"
+    test_write_file(p, VAL_HTTP_HEADER_V1 "\n"
                        "0,1,reserve,20,20,0,0.2,100.0000,0.04,0.01,20,0.00002,1\n"
                        "0,1,commit,20,18,2,0.2,90.0000,0.05,0.02,20,0.00002,3\n"
                        "0,1,reserve,20,20,0,0.1,200.0000,0.02,0.03,20,0.00002,2\n");
@@ -491,6 +530,10 @@ static void test_run_failures(void **state)
                         "echo '0,1,commit,20,20,0,0.186867,107.0279,-1,0.010315,20,0.0001011,1'\n"
                         "sleep 30",
               "printed a bad row 2 ('0,1,commit", 1);
+    run_fails("v1row", "echo '" VERSIONS_JSON "' >&2\n" PRINT_HEADER "\necho '" ROW_R1 "'\n"
+                       "echo '0,1,commit,20,20,0,0.186867,107.0279,0.057172,0.010315,20,0.0001011,1'\n"
+                       "sleep 30",
+              "printed row 2 with 13 columns, not 16", 1);
     run_fails("order", PRINT_HEADER "\necho '" ROW_C1 "'\nexit 0",
               "printed row 1 for latency 0 ms, concurrency 1, commit, total 20; expected latency "
               "0 ms, concurrency 1, reserve",

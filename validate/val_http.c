@@ -86,6 +86,12 @@ int val_http_simulate(const sim_cfg *base, const val_calib_param *params, size_t
                                                       "client_cpu")];
                 s->scpu[i] = res.mean[sim_layout_find(&sc.layout, "phase", tf_phase_names[i],
                                                       "server_cpu")];
+                s->ppass[i] = res.mean[sim_layout_find(&sc.layout, "pool", tf_phase_names[i],
+                                                       "passes")];
+                s->pconn[i] = res.mean[sim_layout_find(&sc.layout, "pool", tf_phase_names[i],
+                                                       "conns")];
+                s->pidle[i] = res.mean[sim_layout_find(&sc.layout, "pool", tf_phase_names[i],
+                                                       "idle")];
             }
             s->passes = res.mean[sim_layout_find(&sc.layout, "run", "totals", "pool_passes")];
             s->retries = res.mean[sim_layout_find(&sc.layout, "run", "totals", "pool_retries")];
@@ -160,6 +166,7 @@ int val_http_points(const val_probe_http_result *res, const double *fit_lat, siz
     /* sums per point and phase: throughput (over runs), CPU and requests */
     typedef struct acc {
         double thr, runs, ccpu, scpu, req, await, awn;
+        double ppass, pconn, pidle, pruns; /* the pool, over the runs that measured it */
     } acc;
     size_t n = 0;
     acc *a = calloc(max ? max * TF_NPHASES : 1, sizeof *a);
@@ -194,6 +201,12 @@ int val_http_points(const val_probe_http_result *res, const double *fit_lat, siz
         x->ccpu += r->client_cpu;
         x->scpu += r->server_cpu;
         x->req += req;
+        if (isfinite(r->pool_passes) && isfinite(r->pool_conns) && isfinite(r->pool_idle)) {
+            x->ppass += r->pool_passes;
+            x->pconn += r->pool_conns;
+            x->pidle += r->pool_idle;
+            x->pruns += 1;
+        }
         if (r->server_requests > 0 && isfinite(r->server_await)) {
             x->await += r->server_await * (double)r->server_requests;
             x->awn += (double)r->server_requests;
@@ -210,6 +223,9 @@ int val_http_points(const val_probe_http_result *res, const double *fit_lat, siz
             pts[k].thr[ph] = x->runs > 0 ? x->thr / x->runs : NAN;
             pts[k].ccpu[ph] = x->req > 0 ? x->ccpu / x->req : NAN;
             pts[k].scpu[ph] = x->req > 0 ? x->scpu / x->req : NAN;
+            pts[k].ppass[ph] = x->pruns > 0 ? x->ppass / x->pruns : NAN;
+            pts[k].pconn[ph] = x->pruns > 0 ? x->pconn / x->pruns : NAN;
+            pts[k].pidle[ph] = x->pruns > 0 ? x->pidle / x->pruns : NAN;
             aw += x->await;
             awn += x->awn;
         }
@@ -235,6 +251,9 @@ sim_table *val_http_table(const val_http_point *pts, const val_http_sim *sims, s
     int cce = sim_table_col(t, "client_cpu_error_pct", "%.1f");
     int csm = sim_table_col(t, "server_cpu_ms", "%.3f"), css = sim_table_col(t, "sim_server_cpu_ms", "%.3f");
     int cse = sim_table_col(t, "server_cpu_error_pct", "%.1f");
+    int cpm = sim_table_col(t, "pool_passes", "%.2f"), cps = sim_table_col(t, "sim_pool_passes", "%.2f");
+    int cnm = sim_table_col(t, "pool_conns", "%.1f"), cns = sim_table_col(t, "sim_pool_conns", "%.1f");
+    int cim = sim_table_col(t, "pool_idle", "%.1f"), cis = sim_table_col(t, "sim_pool_idle", "%.1f");
     for (size_t k = 0; k < npts; k++)
         for (int ph = 0; ph < TF_NPHASES; ph++) {
             if (!isfinite(pts[k].thr[ph]))
@@ -253,6 +272,12 @@ sim_table *val_http_table(const val_http_point *pts, const val_http_sim *sims, s
             sim_table_num(t, csm, pts[k].scpu[ph] * 1e3);
             sim_table_num(t, css, sims[k].scpu[ph] * 1e3);
             sim_table_num(t, cse, sim_mape_add(NULL, sims[k].scpu[ph], pts[k].scpu[ph]));
+            sim_table_num(t, cpm, pts[k].ppass[ph]);
+            sim_table_num(t, cps, sims[k].ppass[ph]);
+            sim_table_num(t, cnm, pts[k].pconn[ph]);
+            sim_table_num(t, cns, sims[k].pconn[ph]);
+            sim_table_num(t, cim, pts[k].pidle[ph]);
+            sim_table_num(t, cis, sims[k].pidle[ph]);
         }
     return t;
 }

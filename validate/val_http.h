@@ -42,11 +42,15 @@ typedef struct val_http_point {
     double thr[TF_NPHASES];       /* measured throughput (NaN: phase absent) */
     double ccpu[TF_NPHASES];      /* client CPU seconds per request */
     double scpu[TF_NPHASES];      /* server CPU seconds per request */
+    /* the client's pool at its passes (NaN: not measured): passes per
+     * request, mean connections open and idle at a pass; reported, not fitted */
+    double ppass[TF_NPHASES], pconn[TF_NPHASES], pidle[TF_NPHASES];
     double weight;                /* 1: fitted; 0: held out (only reported) */
 } val_http_point;
 
 typedef struct val_http_sim {
     double thr[TF_NPHASES], ccpu[TF_NPHASES], scpu[TF_NPHASES];
+    double ppass[TF_NPHASES], pconn[TF_NPHASES], pidle[TF_NPHASES]; /* the pool per phase */
     double passes, retries;       /* pool passes and retries per request */
 } val_http_sim;
 

@@ -29,12 +29,23 @@ const char *const val_http_app_names[VAL_HTTP_NAPPS] = {"starlette", "asgi", "fa
 const char *const val_http_col_names[VAL_HTTP_NCOLS] = {
     "latency_ms", "concurrency", "phase",      "total",           "ok",
     "errors",     "walltime",    "throughput", "client_cpu",      "server_cpu",
-    "server_requests", "server_await", "server_conns"};
+    "server_requests", "server_await", "server_conns", "pool_passes", "pool_conns", "pool_idle"};
 
 enum {
     C_LAT, C_CONC, C_PHASE, C_TOTAL, C_OK, C_ERR, C_WALL, C_TPUT, C_CCPU, C_SCPU, C_SREQ, C_SAWAIT,
-    C_SCONNS
+    C_SCONNS, C_PPASS, C_PCONNS, C_PIDLE
 };
+
+/* A pool column: a number >= 0, or nan (not measured). */
+static int parse_pool(const char *v, double *x)
+{
+    const char *w;
+    if (!strcasecmp(v, "nan")) {
+        *x = NAN;
+        return 0;
+    }
+    return sim_parse_double(v, x, &w) || !(*x >= 0) || !isfinite(*x);
+}
 
 int val_http_phase_find(const char *name)
 {
@@ -240,7 +251,7 @@ int val_http_row_parse(const char *line, val_http_row *row, int *col, char *why,
     size_t nf;
     if (val_line_split(line, text, sizeof text, v, VAL_HTTP_NCOLS, &nf, why, len))
         return -1;
-    if (nf != VAL_HTTP_NCOLS) {
+    if (nf != VAL_HTTP_NCOLS && nf != VAL_HTTP_NCOLS_V1) {
         snprintf(why, len, "expected %d columns (%s), found %zu", VAL_HTTP_NCOLS, VAL_HTTP_HEADER,
                  nf);
         return -1;
@@ -302,6 +313,20 @@ int val_http_row_parse(const char *line, val_http_row *row, int *col, char *why,
     }
     if (parse_count(v[C_SCONNS], &r.server_conns))
         return row_fail(col, C_SCONNS, why, len, "'%s' is not an integer >= 0", v[C_SCONNS]);
+    r.ncols = (int)nf;
+    r.pool_passes = r.pool_conns = r.pool_idle = NAN;
+    if (nf == VAL_HTTP_NCOLS) {
+        if (parse_pool(v[C_PPASS], &r.pool_passes))
+            return row_fail(col, C_PPASS, why, len, "'%s' is not passes per request (a number >= 0 "
+                            "or nan)", v[C_PPASS]);
+        if (parse_pool(v[C_PCONNS], &r.pool_conns))
+            return row_fail(col, C_PCONNS, why, len, "'%s' is not a number of connections (>= 0 "
+                            "or nan)", v[C_PCONNS]);
+        if (parse_pool(v[C_PIDLE], &r.pool_idle) || r.pool_idle > r.pool_conns + 1e-9 ||
+            isnan(r.pool_idle) != isnan(r.pool_conns))
+            return row_fail(col, C_PIDLE, why, len, "'%s' is not a number of idle connections "
+                            "(0 to pool_conns, or nan with it)", v[C_PIDLE]);
+    }
     *row = r;
     return 0;
 }
@@ -661,6 +686,9 @@ static void on_out_line(hrun *h, const char *line, int overflow)
         return (void)fail(h, SIM_EFAIL, "tfhttp_load.py printed a bad row %zu ('%.100s'): %s%s%s",
                           k + 1, line, col >= 0 ? val_http_col_names[col] : "",
                           col >= 0 ? ": " : "", why);
+    if (row.ncols != VAL_HTTP_NCOLS)
+        return (void)fail(h, SIM_EFAIL, "tfhttp_load.py printed row %zu with %d columns, not %d",
+                          k + 1, row.ncols, VAL_HTTP_NCOLS);
     if (k >= h->nexpect)
         return (void)fail(h, SIM_EFAIL, "tfhttp_load.py printed more than the %zu rows expected",
                           h->nexpect);
@@ -1044,12 +1072,15 @@ int val_probe_http_read_file(FILE *f, const char *name, val_probe_http_result *r
         if (strspn(buf, " \t") == strlen(buf))
             continue;
         if (!header) {
-            if (strcmp(buf, VAL_HTTP_HEADER) != 0) {
+            if (!strcmp(buf, VAL_HTTP_HEADER))
+                header = VAL_HTTP_NCOLS;
+            else if (!strcmp(buf, VAL_HTTP_HEADER_V1))
+                header = VAL_HTTP_NCOLS_V1;
+            else {
                 rc = sim_err_set(err, SIM_EINPUT, "%s:%llu: expected the header line '%s'", name,
                                  line, VAL_HTTP_HEADER);
                 break;
             }
-            header = 1;
             continue;
         }
         val_http_row row;
@@ -1061,6 +1092,11 @@ int val_probe_http_read_file(FILE *f, const char *name, val_probe_http_result *r
                                  val_http_col_names[col], why);
             else
                 rc = sim_err_set(err, SIM_EINPUT, "%s:%llu: %s", name, line, why);
+            break;
+        }
+        if (row.ncols != header) {
+            rc = sim_err_set(err, SIM_EINPUT, "%s:%llu: %d columns where the header has %d", name,
+                             line, row.ncols, header);
             break;
         }
         result_add(res, &row);

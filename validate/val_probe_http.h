@@ -45,6 +45,13 @@
  *   server_await     mean seconds a request awaited its backend (>= 0;
  *                    "nan" when server_requests is 0)
  *   server_conns     connections the server accepted (integer >= 0)
+ *   pool_passes      the client's httpcore pool passes per request counted
+ *                    (0.16: each start and each response close; 1.x: also
+ *                    each retry), a number >= 0 or nan (not measured)
+ *   pool_conns       mean connections in the pool at a pass (>= 0 or nan)
+ *   pool_idle        mean idle ones among them (0..pool_conns, or nan)
+ * Files of an older probe have only the first 13 columns (their header
+ * VAL_HTTP_HEADER_V1); they are read with the pool columns NaN.
  *
  * Ownership: opts and everything they point to are borrowed; a result is
  * caller storage (val_probe_http_result_init/fini) owning its rows.
@@ -62,10 +69,12 @@
 #include "sim/sim_err.h"
 #include "sim/sim_table.h"
 
-#define VAL_HTTP_HEADER                                                                          \
+#define VAL_HTTP_HEADER_V1                                                                       \
     "latency_ms,concurrency,phase,total,ok,errors,walltime,throughput,client_cpu,server_cpu,"   \
     "server_requests,server_await,server_conns"
-#define VAL_HTTP_NCOLS 13
+#define VAL_HTTP_HEADER VAL_HTTP_HEADER_V1 ",pool_passes,pool_conns,pool_idle"
+#define VAL_HTTP_NCOLS_V1 13         /* files written before the pool columns (still read) */
+#define VAL_HTTP_NCOLS 16
 #define VAL_HTTP_MAX_LINE 4096       /* longest line of the CSV (and of the child's stdout) */
 #define VAL_HTTP_MAX_LIST 64         /* values of --latency-ms and of --concurrency at most */
 #define VAL_HTTP_MAX_CONC 100000u    /* largest concurrency */
@@ -94,9 +103,15 @@ typedef struct val_http_row {
     uint64_t server_requests;
     double server_await;          /* s; NaN when server_requests == 0 */
     uint64_t server_conns;
+    /* the client's httpcore pool at its passes: passes per request, mean
+     * connections open and idle at a pass; NaN when not measured (a row
+     * of VAL_HTTP_NCOLS_V1 columns, or "nan": no hook in that httpcore) */
+    double pool_passes, pool_conns, pool_idle;
+    int ncols;                    /* columns the row had: VAL_HTTP_NCOLS or VAL_HTTP_NCOLS_V1 */
 } val_http_row;
 
-/* Parse and check one data line (without its line end) of the CSV.
+/* Parse and check one data line (without its line end) of the CSV, of
+ * VAL_HTTP_NCOLS columns or (an older file) VAL_HTTP_NCOLS_V1.
  * Returns 0 with *row filled; or -1 with the column at fault in *col
  * (0-based, -1 for the line as a whole) and the reason in why (len bytes,
  * naming the value). */

@@ -58,8 +58,16 @@ if /usr/bin/python3 -c 'import httpx, httpcore, uvicorn, starlette' 2>/dev/null;
     grep -q '^# tfsim probe http: python /usr/bin/python3, ' "$tmp/keep.csv" && ok \
         || bad "probe http CSV lacks the settings comment"
     grep -v '^#' "$tmp/keep.csv" > "$tmp/keep.data"
-    [ "$(head -1 "$tmp/keep.data")" = "latency_ms,concurrency,phase,total,ok,errors,walltime,throughput,client_cpu,server_cpu,server_requests,server_await,server_conns" ] \
+    [ "$(head -1 "$tmp/keep.data")" = "latency_ms,concurrency,phase,total,ok,errors,walltime,throughput,client_cpu,server_cpu,server_requests,server_await,server_conns,pool_passes,pool_conns,pool_idle" ] \
         && ok || bad "probe http CSV header"
+    # the pool at its passes: Debian's httpcore 0.16 counts a start and a
+    # response close per request (2 passes, 20 requests: 2.0000); at
+    # concurrency 1 the one connection, idle at every pass but the first
+    # (39/40 = 0.975); at 2 at most two, idle ones among them
+    [ "$(sed -n 2p "$tmp/keep.data" | cut -d, -f14-16)" = "2.0000,0.975,0.975" ] \
+        && ok || bad "probe http pool at concurrency 1: $(sed -n 2p "$tmp/keep.data")"
+    sed 1d "$tmp/keep.data" | awk -F, '$14 != "2.0000" || $15 > $2 || $16 > $15 || $16 < 0 { bad = 1 } END { exit bad }' \
+        && ok || { bad "probe http pool columns"; sed 's/^/    /' "$tmp/keep.data"; }
     [ "$(sed 1d "$tmp/keep.data" | cut -d, -f1-5 | tr '\n' ' ')" = "0,1,reserve,20,20 0,1,commit,20,20 0,2,reserve,20,20 0,2,commit,20,20 " ] \
         && ok || { bad "probe http CSV rows"; sed 's/^/    /' "$tmp/keep.csv"; }
     [ -z "$(ls -A "$tmp/httptmp")" ] && ok || bad "probe http left files in TMPDIR: $(ls "$tmp/httptmp")"

@@ -88,7 +88,7 @@ case "$k" in
 esac
 if [ "$(q "$sdir/kill.db" "PRAGMA integrity_check")" = ok ]; then ok; else bad "killed sweep: integrity check failed"; fi
 # consistent: every run belongs to a stored point and has all its rows
-c=$(q "$sdir/kill.db" "SELECT count(*) FROM runs r WHERE nrows <> 23 OR NOT EXISTS (SELECT 1 FROM sweep_points p WHERE p.run_id = r.id) OR (SELECT count(DISTINCT row) FROM results WHERE run_id = r.id) <> 23")
+c=$(q "$sdir/kill.db" "SELECT count(*) FROM runs r WHERE nrows <> 27 OR NOT EXISTS (SELECT 1 FROM sweep_points p WHERE p.run_id = r.id) OR (SELECT count(DISTINCT row) FROM results WHERE run_id = r.id) <> 27")
 if [ "$c" = 0 ]; then ok; else bad "killed sweep: $c runs incomplete or without their point"; fi
 expect 0 "export the killed sweep" -- "$TFSIM" export "$sdir/kill.db" --list sweeps --format csv
 expect_out "^1,.*,client.total,\"100,30000,31000,32000,33000\",5,$k," "killed sweep listed with its stored points"

@@ -16,12 +16,17 @@ CSV row per phase on stdout, flushed at once (a killed run keeps the rows
 already printed):
 
   latency_ms,concurrency,phase,total,ok,errors,walltime,throughput,
-  client_cpu,server_cpu,server_requests,server_await,server_conns
+  client_cpu,server_cpu,server_requests,server_await,server_conns,
+  pool_passes,pool_conns,pool_idle
 
 client_cpu and server_cpu are CPU seconds of the load generator and of the
 server process during the phase (process_time of each); server_await the
 mean time a request awaited its backend; server_conns the connections the
-server accepted during the phase.  The first line of stderr is a JSON
+server accepted during the phase.  pool_passes, pool_conns and pool_idle
+describe the client's httpcore pool at its passes (PoolStats below): passes
+per request, and the mean connections open and idle at a pass ("nan" when
+this httpcore has neither hook); counting them costs the client a few
+microseconds per pass, which is measured and left out of client_cpu.  The first line of stderr is a JSON
 object with the versions in use.  Exit status: 0 done, 2 bad arguments,
 3 a python3 module is missing, 1 the server failed.
 """
@@ -98,6 +103,63 @@ async def control(httpx, base: str, path: str) -> dict:
         r = await c.get(path)
         r.raise_for_status()
         return r.json()
+
+
+class PoolStats:
+    """Counts the client's httpcore pool at every pass.
+
+    httpcore 0.16 (Debian 12) runs _close_expired_connections under the
+    pool lock at each request's start and each response's close (a retry
+    after ConnectionNotAvailable skips it); httpcore 1.x runs
+    _assign_requests_to_connections at each start, close and retry.  The
+    hook wraps whichever the installed httpcore has, counts the pool's
+    connections and the idle ones before the pass, and times itself
+    (process_time) so that its own CPU can be taken out of the client's."""
+
+    def __init__(self):
+        self.passes = 0
+        self.conns = 0
+        self.idle = 0
+        self.cpu = 0.0
+        self.hooked = False
+
+    def reset(self):
+        self.passes = self.conns = self.idle = 0
+        self.cpu = 0.0
+
+    def count(self, conns):
+        t0 = time.process_time()
+        self.passes += 1
+        self.conns += len(conns)
+        self.idle += sum(1 for c in conns if c.is_idle())
+        self.cpu += time.process_time() - t0
+
+    def install(self, httpcore):
+        try:
+            from httpcore._async import connection_pool as cp
+        except ImportError:
+            return
+        pool = getattr(cp, "AsyncConnectionPool", None)
+        if pool is None:
+            return
+        stats = self
+        orig16 = getattr(pool, "_close_expired_connections", None)
+        orig10 = getattr(pool, "_assign_requests_to_connections", None)
+        if orig10 is not None:
+            def assign(self_, *a, **k):
+                stats.count(getattr(self_, "_connections", ()))
+                return orig10(self_, *a, **k)
+            pool._assign_requests_to_connections = assign
+            self.hooked = True
+        elif orig16 is not None:
+            async def close_expired(self_, *a, **k):
+                stats.count(getattr(self_, "_pool", ()))
+                return await orig16(self_, *a, **k)
+            pool._close_expired_connections = close_expired
+            self.hooked = True
+
+
+POOL = PoolStats()
 
 
 def sign(payload: bytes) -> str:
@@ -202,19 +264,27 @@ async def one_run(httpx, base: str, latency_ms: float, conc: int, total: int, ph
         if ph == "commit" and not holds:
             holds = [(str(i), str(i + 1)) for i in range(total)]
         s0 = await control(httpx, base, "/_stats")
+        POOL.reset()
         c0 = time.process_time()
         sessions = carts if ph in ("checkout", "webhook") else holds
         if ph in ("checkout", "reserve"):
             sessions.clear()
         ok, err, dt = await run_phase(httpx, base, ph, total, conc, sessions)
-        c1 = time.process_time()
+        c1 = time.process_time() - POOL.cpu
+        # the phase's pool, before the control request's own passes
+        nreq = ok + err
+        if POOL.hooked and POOL.passes > 0 and nreq > 0:
+            pool = (f"{POOL.passes / nreq:.4f},{POOL.conns / POOL.passes:.3f},"
+                    f"{POOL.idle / POOL.passes:.3f}")
+        else:
+            pool = "nan,nan,nan"
         s1 = await control(httpx, base, "/_stats")
         n = s1["requests"] - s0["requests"]
         aw = (s1["await"] - s0["await"]) / n if n > 0 else float("nan")
         # the two /_stats calls' own server work is a few hundred microseconds
         print(f"{latency_ms:g},{conc},{ph},{total},{ok},{err},{dt:.6f},{ok / dt:.4f},"
               f"{c1 - c0:.6f},{s1['cpu'] - s0['cpu']:.6f},{n},{aw:.7f},"
-              f"{s1['conns'] - s0['conns'] - 1}", file=out, flush=True)
+              f"{s1['conns'] - s0['conns'] - 1},{pool}", file=out, flush=True)
 
 
 def parse_list(s: str, conv):
@@ -252,9 +322,11 @@ def main() -> int:
               f"(Debian: apt-get install python3-{e.name})", file=sys.stderr)
         return 3
     random.seed(a.seed)
+    POOL.install(httpcore)
     if a.header:
         print("latency_ms,concurrency,phase,total,ok,errors,walltime,throughput,"
-              "client_cpu,server_cpu,server_requests,server_await,server_conns", flush=True)
+              "client_cpu,server_cpu,server_requests,server_await,server_conns,"
+              "pool_passes,pool_conns,pool_idle", flush=True)
     first = True
     for rep in range(a.reps):
         for lat in lats:
