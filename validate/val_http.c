@@ -60,6 +60,16 @@ static int point_cfg(sim_cfg *c, const sim_cfg *base, const val_calib_param *par
     return SIM_OK;
 }
 
+/* The mean over the replications of one phase's value in a section of
+ * the tigerfans layout ("phase" or "pool"). */
+static double phase_mean(const sim_rep_result *res, const sim_layout *lay, const char *section,
+                         int phase, const char *col)
+{
+    long k = sim_layout_find(lay, section, tf_phase_names[phase], col);
+    assert(k >= 0 && "the tigerfans layout has every phase's row");
+    return res->mean[k];
+}
+
 int val_http_simulate(const sim_cfg *base, const val_calib_param *params, size_t np,
                       const val_http_point *pts, size_t npts, const val_http_opts *o,
                       val_http_sim *sims, sim_err *err)
@@ -80,18 +90,12 @@ int val_http_simulate(const sim_cfg *base, const val_calib_param *params, size_t
         if (rc == SIM_OK) {
             val_http_sim *s = &sims[k];
             for (int i = 0; i < TF_NPHASES; i++) {
-                s->thr[i] = res.mean[sim_layout_find(&sc.layout, "phase", tf_phase_names[i],
-                                                     "throughput")];
-                s->ccpu[i] = res.mean[sim_layout_find(&sc.layout, "phase", tf_phase_names[i],
-                                                      "client_cpu")];
-                s->scpu[i] = res.mean[sim_layout_find(&sc.layout, "phase", tf_phase_names[i],
-                                                      "server_cpu")];
-                s->ppass[i] = res.mean[sim_layout_find(&sc.layout, "pool", tf_phase_names[i],
-                                                       "passes")];
-                s->pconn[i] = res.mean[sim_layout_find(&sc.layout, "pool", tf_phase_names[i],
-                                                       "conns")];
-                s->pidle[i] = res.mean[sim_layout_find(&sc.layout, "pool", tf_phase_names[i],
-                                                       "idle")];
+                s->thr[i] = phase_mean(&res, &sc.layout, "phase", i, "throughput");
+                s->ccpu[i] = phase_mean(&res, &sc.layout, "phase", i, "client_cpu");
+                s->scpu[i] = phase_mean(&res, &sc.layout, "phase", i, "server_cpu");
+                s->ppass[i] = phase_mean(&res, &sc.layout, "pool", i, "passes");
+                s->pconn[i] = phase_mean(&res, &sc.layout, "pool", i, "conns");
+                s->pidle[i] = phase_mean(&res, &sc.layout, "pool", i, "idle");
             }
             s->passes = res.mean[sim_layout_find(&sc.layout, "run", "totals", "pool_passes")];
             s->retries = res.mean[sim_layout_find(&sc.layout, "run", "totals", "pool_retries")];
