@@ -345,6 +345,23 @@ static void test_table(void **state)
     assert_true(v == 2);
     sim_table_cell(t, 1, sim_table_find_col(t, "requests"), &v, &s);
     assert_true(v == 20);
+    /* an older file: the pool was not measured */
+    sim_table_cell(t, 0, sim_table_find_col(t, "pool_idle"), &v, &s);
+    assert_true(isnan(v));
+    sim_table_free(t);
+    val_probe_http_result_fini(&res);
+
+    /* with the pool columns: its idle connections, the mean over the runs */
+    p = test_dir_path("reps2.csv");
+    test_write_file(p, VAL_HTTP_HEADER "\n"
+                       "0,2,reserve,20,20,0,0.2,100.0000,0.04,0.01,20,0.00002,2,2.1,1.9,1.0\n"
+                       "0,2,reserve,20,20,0,0.1,200.0000,0.02,0.03,20,0.00002,2,2.0,2.0,1.5\n");
+    val_probe_http_result_init(&res);
+    assert_int_equal(val_probe_http_read(p, &res, &err), SIM_OK);
+    t = val_probe_http_table(&res);
+    assert_int_equal(sim_table_nrows(t), 1);
+    sim_table_cell(t, 0, sim_table_find_col(t, "pool_idle"), &v, &s);
+    assert_close(v, 1.25, 1e-12);
     sim_table_free(t);
     val_probe_http_result_fini(&res);
 }

@@ -1128,6 +1128,7 @@ typedef struct agg {
     int phase;
     unsigned runs;
     double requests, errors, tput, ccpu, scpu, conns;
+    double pidle, pruns; /* idle pool connections at a pass, over the runs that measured it */
 } agg;
 
 sim_table *val_probe_http_table(const val_probe_http_result *r)
@@ -1144,6 +1145,7 @@ sim_table *val_probe_http_table(const val_probe_http_result *r)
     int c_ccpu = sim_table_col(t, "client_cpu_ms", "%.3f");
     int c_scpu = sim_table_col(t, "server_cpu_ms", "%.3f");
     int c_conns = sim_table_col(t, "conns", "%.1f");
+    int c_pidle = sim_table_col(t, "pool_idle", "%.1f");
     sim_table_group_by(t, c_lat);
     agg *a = calloc(r->n ? r->n : 1, sizeof *a);
     assert(a);
@@ -1167,6 +1169,10 @@ sim_table *val_probe_http_table(const val_probe_http_result *r)
         a[j].ccpu += x->client_cpu;
         a[j].scpu += x->server_cpu;
         a[j].conns += (double)x->server_conns;
+        if (isfinite(x->pool_idle)) {
+            a[j].pidle += x->pool_idle;
+            a[j].pruns++;
+        }
     }
     for (size_t j = 0; j < na; j++) {
         sim_table_row(t);
@@ -1180,6 +1186,7 @@ sim_table *val_probe_http_table(const val_probe_http_result *r)
         sim_table_num(t, c_ccpu, a[j].requests > 0 ? 1e3 * a[j].ccpu / a[j].requests : NAN);
         sim_table_num(t, c_scpu, a[j].requests > 0 ? 1e3 * a[j].scpu / a[j].requests : NAN);
         sim_table_num(t, c_conns, a[j].conns / a[j].runs);
+        sim_table_num(t, c_pidle, a[j].pruns > 0 ? a[j].pidle / a[j].pruns : NAN);
     }
     free(a);
     return t;

@@ -50,9 +50,10 @@ if /usr/bin/python3 -c 'import httpx, httpcore, uvicorn, starlette' 2>/dev/null;
         --concurrency 1,2 --total 20 --latency-ms 0 --phases reserve,commit \
         --out "$tmp/keep.csv" --format csv
     expect_err "tfsim probe: 4 rows in $tmp/keep.csv" "probe http reports its rows"
-    expect_out "^latency_ms,concurrency,phase,runs,requests,errors,throughput,client_cpu_ms,server_cpu_ms,conns$" \
+    expect_out "^latency_ms,concurrency,phase,runs,requests,errors,throughput,client_cpu_ms,server_cpu_ms,conns,pool_idle$" \
         "probe http summary header"
     expect_out "^0,2,commit,1,20,0," "probe http summary row"
+    expect_out "^0,1,reserve,1,20,0,.*,1,0.975$" "probe http summary: the pool's idle connections at a pass"
     grep -q '^# httpx [0-9.]*, httpcore [0-9.]*, uvicorn [0-9.]* (.*), python 3\.[0-9.]*, app starlette$' \
         "$tmp/keep.csv" && ok || bad "probe http CSV lacks the versions comment"
     grep -q '^# tfsim probe http: python /usr/bin/python3, ' "$tmp/keep.csv" && ok \
