@@ -36,7 +36,8 @@ enum {
     C_SCONNS, C_PPASS, C_PCONNS, C_PIDLE
 };
 
-/* A pool column: a number >= 0, or nan (not measured). */
+/* A pool column: a number >= 0 (sim_parse_double refuses inf and nan
+ * spelled as numbers), or nan (not measured). */
 static int parse_pool(const char *v, double *x)
 {
     const char *w;
@@ -44,7 +45,7 @@ static int parse_pool(const char *v, double *x)
         *x = NAN;
         return 0;
     }
-    return sim_parse_double(v, x, &w) || !(*x >= 0) || !isfinite(*x);
+    return sim_parse_double(v, x, &w) || *x < 0;
 }
 
 int val_http_phase_find(const char *name)

@@ -706,6 +706,18 @@ static inline int fuzz_http_csv_input(const uint8_t *data, size_t size)
             (r->server_requests > 0 && !(isfinite(r->server_await) && r->server_await >= 0)) ||
             (r->server_requests == 0 && !isnan(r->server_await)))
             FUZZ_FAIL("http csv: row %zu breaks the format\n", i);
+        /* the pool columns: measured (finite, idle within the open ones)
+         * or not (NaN, as in every row of an older file) */
+        int v1 = r->ncols == VAL_HTTP_NCOLS_V1;
+        if ((!v1 && r->ncols != VAL_HTTP_NCOLS) ||
+            (v1 && !(isnan(r->pool_passes) && isnan(r->pool_conns) && isnan(r->pool_idle))) ||
+            !(isnan(r->pool_passes) || (isfinite(r->pool_passes) && r->pool_passes >= 0)) ||
+            isnan(r->pool_conns) != isnan(r->pool_idle) ||
+            (!isnan(r->pool_conns) && !(isfinite(r->pool_conns) && r->pool_idle >= 0 &&
+                                         r->pool_idle <= r->pool_conns + 1e-9)))
+            FUZZ_FAIL("http csv: row %zu breaks the pool columns\n", i);
+        if (i > 0 && r->ncols != res.rows[0].ncols)
+            FUZZ_FAIL("http csv: rows %zu and 0 differ in columns\n", i);
     }
     sim_table *t = val_probe_http_table(&res);
     if (!t || (size_t)sim_table_nrows(t) > res.n || (res.n > 0 && sim_table_nrows(t) < 1))

@@ -2,7 +2,7 @@
 # Fuzz the input readers with libFuzzer (clang, ASan + UBSan).
 #
 # Usage: sh tests/fuzz/run.sh [SECONDS] [TARGET...]
-#   SECONDS  time per target (default 10; CI uses 20)
+#   SECONDS  time per target (default 10; CI uses 15)
 #   TARGET   cfg, dist, tigerbench, samples, store, http_csv, cpu (default: every
 #            tests/fuzz/fuzz_*.c)
 #

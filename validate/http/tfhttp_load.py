@@ -26,8 +26,8 @@ server accepted during the phase.  pool_passes, pool_conns and pool_idle
 describe the client's httpcore pool at its passes (PoolStats below): passes
 per request, and the mean connections open and idle at a pass ("nan" when
 this httpcore has neither hook); counting them costs the client a few
-microseconds per pass, which is measured and left out of client_cpu.  The first line of stderr is a JSON
-object with the versions in use.  Exit status: 0 done, 2 bad arguments,
+microseconds per pass, which is measured and left out of client_cpu.  The
+first line of stderr is a JSON object with the versions in use.  Exit status: 0 done, 2 bad arguments,
 3 a python3 module is missing, 1 the server failed.
 """
 import argparse
@@ -134,7 +134,7 @@ class PoolStats:
         self.idle += sum(1 for c in conns if c.is_idle())
         self.cpu += time.process_time() - t0
 
-    def install(self, httpcore):
+    def install(self):
         try:
             from httpcore._async import connection_pool as cp
         except ImportError:
@@ -322,7 +322,7 @@ def main() -> int:
               f"(Debian: apt-get install python3-{e.name})", file=sys.stderr)
         return 3
     random.seed(a.seed)
-    POOL.install(httpcore)
+    POOL.install()
     if a.header:
         print("latency_ms,concurrency,phase,total,ok,errors,walltime,throughput,"
               "client_cpu,server_cpu,server_requests,server_await,server_conns,"

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""pool_pass_cpu: the CPU of the load generator's httpcore pool passes.
+
+Runs validate/http/tfhttp_load.py (the probe's load pattern, the same
+arguments: --latency-ms, --concurrency, --total, --phases, ...) with the
+pool's pass methods timed (time.process_time around each call):
+httpcore 1.x's _assign_requests_to_connections (every start, close and
+retry), or 0.16's _close_expired_connections and
+_attempt_to_acquire_connection (the work under its pool lock), and the
+garbage collector's time inside them (gc.callbacks).  The probe's CSV rows
+go to stdout as tfhttp_load.py prints them; after each phase one line goes
+to stderr:
+
+  pool: latency_ms=L concurrency=C phase=P passes=N us_per_pass=X
+        gc_us_per_pass=G idle=I conns=O requests=R
+
+passes: the pool's housekeeping passes (as the probe's pool_passes counts
+them); us_per_pass: the timed CPU of the phase's pass methods over those
+passes; idle, conns, requests: means at a pass of the idle and open
+connections and of the requests in the pool's list.  This is what the
+model prices with client.pool_* (docs/load-generator.md, "The pool's
+state").  Run it with the interpreter (and PYTHONPATH) of the httpcore to
+measure; exit status as tfhttp_load.py's.
+"""
+import asyncio
+import gc
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "validate", "http"))
+
+
+class PassClock:
+    """Sums the CPU of the pool's pass methods and the state at each pass."""
+
+    def __init__(self):
+        self.reset()
+        self.in_pass = 0
+        self.gc_t0 = 0.0
+        gc.callbacks.append(self.on_gc)
+
+    def reset(self):
+        self.cpu = self.gc = 0.0
+        self.passes = self.idle = self.conns = self.requests = 0
+
+    def on_gc(self, phase, info):
+        if phase == "start":
+            self.gc_t0 = time.process_time()
+        elif self.in_pass:
+            self.gc += time.process_time() - self.gc_t0
+
+    def state(self, conns, requests):
+        self.passes += 1
+        self.conns += len(conns)
+        self.idle += sum(1 for c in conns if c.is_idle())
+        self.requests += len(requests)
+
+    def timed(self, fn):
+        """fn(*a) as a synchronous call, its CPU added to the sum."""
+        def wrapper(*a, **k):
+            self.in_pass += 1
+            t0 = time.process_time()
+            try:
+                return fn(*a, **k)
+            finally:
+                self.cpu += time.process_time() - t0
+                self.in_pass -= 1
+        return wrapper
+
+    def timed_async(self, fn):
+        """The same for a coroutine method that does not wait (the pool's)."""
+        async def wrapper(*a, **k):
+            self.in_pass += 1
+            t0 = time.process_time()
+            try:
+                return await fn(*a, **k)
+            finally:
+                self.cpu += time.process_time() - t0
+                self.in_pass -= 1
+        return wrapper
+
+
+def install(clock):
+    """Wrap the installed httpcore's pass methods; False if it has none."""
+    from httpcore._async import connection_pool as cp
+    pool = cp.AsyncConnectionPool
+    assign = getattr(pool, "_assign_requests_to_connections", None)
+    if assign is not None:  # 1.x
+        timed = clock.timed(assign)
+
+        def assign_counted(self, *a, **k):
+            clock.state(self._connections, self._requests)
+            return timed(self, *a, **k)
+        pool._assign_requests_to_connections = assign_counted
+        return True
+    close = getattr(pool, "_close_expired_connections", None)
+    acquire = getattr(pool, "_attempt_to_acquire_connection", None)
+    if close is None or acquire is None:
+        return False
+    timed_close = clock.timed_async(close)
+
+    async def close_counted(self, *a, **k):  # 0.16: once per start and close
+        clock.state(self._pool, self._requests)
+        return await timed_close(self, *a, **k)
+    pool._close_expired_connections = close_counted
+    pool._attempt_to_acquire_connection = clock.timed_async(acquire)
+    return True
+
+
+def main() -> int:
+    import tfhttp_load
+    try:
+        import httpcore  # noqa: F401
+    except ImportError as e:
+        print(f"pool_pass_cpu: python3 module '{e.name}' is missing", file=sys.stderr)
+        return 3
+    clock = PassClock()
+    if not install(clock):
+        print("pool_pass_cpu: this httpcore has no pass method to time", file=sys.stderr)
+        return 3
+    run_phase = tfhttp_load.run_phase
+
+    async def timed_phase(httpx, base, phase, total, conc, sessions):
+        clock.reset()
+        out = await run_phase(httpx, base, phase, total, conc, sessions)
+        n = max(clock.passes, 1)
+        lat = tfhttp_load_args.get("lat", "?")
+        print(f"pool: latency_ms={lat} concurrency={conc} phase={phase} passes={clock.passes} "
+              f"us_per_pass={clock.cpu / n * 1e6:.1f} gc_us_per_pass={clock.gc / n * 1e6:.1f} "
+              f"idle={clock.idle / n:.2f} conns={clock.conns / n:.2f} "
+              f"requests={clock.requests / n:.2f}", file=sys.stderr, flush=True)
+        return out
+    tfhttp_load.run_phase = timed_phase
+
+    one_run = tfhttp_load.one_run
+
+    async def one_run_noted(httpx, base, latency_ms, *a, **k):
+        tfhttp_load_args["lat"] = f"{latency_ms:g}"
+        return await one_run(httpx, base, latency_ms, *a, **k)
+    tfhttp_load.one_run = one_run_noted
+    sys.argv = ["tfhttp_load.py"] + sys.argv[1:]
+    return tfhttp_load.main()
+
+
+tfhttp_load_args = {}
+
+if __name__ == "__main__":
+    sys.exit(main())
