@@ -32,6 +32,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "validate", "http"))
 
 
+def is_queued(request):
+    """A request in the pool's list still without a connection (1.x's
+    is_queued(); 0.16's RequestStatus has connection None)."""
+    f = getattr(request, "is_queued", None)
+    if f is not None:
+        return f()
+    return getattr(request, "connection", None) is None
+
+
 class PassClock:
     """Sums the CPU of the pool's pass methods and the state at each pass."""
 
@@ -44,6 +53,7 @@ class PassClock:
     def reset(self):
         self.cpu = self.gc = 0.0
         self.passes = self.idle = self.conns = self.requests = 0
+        self.rows = []  # per pass: [conns, idle, requests, queued, cpu at the pass]
 
     def on_gc(self, phase, info):
         if phase == "start":
@@ -53,9 +63,22 @@ class PassClock:
 
     def state(self, conns, requests):
         self.passes += 1
+        idle = sum(1 for c in conns if c.is_idle())
         self.conns += len(conns)
-        self.idle += sum(1 for c in conns if c.is_idle())
+        self.idle += idle
         self.requests += len(requests)
+        queued = sum(1 for r in requests if is_queued(r))
+        self.rows.append([len(conns), idle, len(requests), queued, self.cpu])
+
+    def pass_rows(self):
+        """Rows of (conns, idle, requests, queued, us): each pass's state
+        and the pass methods' CPU until the next pass."""
+        out = []
+        for k, r in enumerate(self.rows):
+            end = self.rows[k + 1][4] if k + 1 < len(self.rows) else self.cpu
+            out.append((r[0], r[1], r[2], r[3], (end - r[4]) * 1e6))
+        return out
+
 
     def timed(self, fn):
         """fn(*a) as a synchronous call, its CPU added to the sum."""
@@ -109,8 +132,41 @@ def install(clock):
     return True
 
 
+def take_passes_csv(argv):
+    """Removes --passes-csv FILE (or --passes-csv=FILE) from argv; the FILE
+    or None.  None with a message for a flag without a file."""
+    for k, a in enumerate(argv):
+        if a == "--passes-csv":
+            if k + 1 >= len(argv) or argv[k + 1].startswith("--"):
+                raise ValueError("--passes-csv needs a file")
+            f = argv[k + 1]
+            del argv[k:k + 2]
+            return f
+        if a.startswith("--passes-csv="):
+            del argv[k]
+            f = a.split("=", 1)[1]
+            if not f:
+                raise ValueError("--passes-csv needs a file")
+            return f
+    return None
+
+
 def main() -> int:
     import tfhttp_load
+    argv = sys.argv[1:]
+    try:
+        passes_csv = take_passes_csv(argv)
+    except ValueError as e:
+        print(f"pool_pass_cpu: {e}", file=sys.stderr)
+        return 2
+    if passes_csv is not None:
+        try:  # fail before the run, not after it
+            with open(passes_csv, "a", encoding="ascii") as f:
+                if f.tell() == 0:
+                    f.write("concurrency,phase,conns,idle,requests,queued,us\n")
+        except OSError as e:
+            print(f"pool_pass_cpu: --passes-csv {passes_csv}: {e.strerror}", file=sys.stderr)
+            return 2
     try:
         import httpcore  # noqa: F401
     except ImportError as e:
@@ -131,6 +187,10 @@ def main() -> int:
               f"us_per_pass={clock.cpu / n * 1e6:.1f} gc_us_per_pass={clock.gc / n * 1e6:.1f} "
               f"idle={clock.idle / n:.2f} conns={clock.conns / n:.2f} "
               f"requests={clock.requests / n:.2f}", file=sys.stderr, flush=True)
+        if passes_csv is not None:
+            with open(passes_csv, "a", encoding="ascii") as f:
+                for r in clock.pass_rows():
+                    f.write(f"{conc},{phase},{r[0]},{r[1]},{r[2]},{r[3]},{r[4]:.2f}\n")
         return out
     tfhttp_load.run_phase = timed_phase
 
@@ -140,7 +200,7 @@ def main() -> int:
         tfhttp_load_args["lat"] = f"{latency_ms:g}"
         return await one_run(httpx, base, latency_ms, *a, **k)
     tfhttp_load.one_run = one_run_noted
-    sys.argv = ["tfhttp_load.py"] + sys.argv[1:]
+    sys.argv = ["tfhttp_load.py"] + argv
     return tfhttp_load.main()
 
 

@@ -16,6 +16,26 @@ if /usr/bin/python3 -c 'import httpx, httpcore, uvicorn, starlette' 2>/dev/null;
     echo "$line" | sed 's/.* us_per_pass=\([0-9.]*\) .*/\1/' | awk '{ exit !($1 > 0 && $1 < 100000) }' \
         && ok || bad "pool_pass_cpu: us_per_pass not positive: '$line'"
     expect_out "^0,1,reserve,20,20,0,.*,2.0000,0.975,0.975$" "pool_pass_cpu: the probe's row on stdout"
+    # --passes-csv: one row per pass (40; at most the one connection, idle at
+    # 39 passes), the state as the stderr line's
+    # means, and the rows' CPU summing to the phase's us_per_pass x passes.
+    expect 0 "pool_pass_cpu --passes-csv" -- env TMPDIR="$tmp/pp" /usr/bin/python3 scripts/pool_pass_cpu.py \
+        --latency-ms 0 --concurrency 1 --total 20 --phases reserve --passes-csv "$tmp/passes.csv"
+    line=$(grep '^pool: ' "$tmp/err")
+    per=$(echo "$line" | sed 's/.* us_per_pass=\([0-9.]*\) .*/\1/')
+    awk -F, -v per="$per" 'NR == 1 { ok = ($0 == "concurrency,phase,conns,idle,requests,queued,us"); next }
+        { n++; us += $7; idle += $4; if ($1 != 1 || $2 != "reserve" || $3 > 1 || $4 > $3 || $7 < 0) ok = 0 }
+        END { d = us / n - per; exit !(ok && n == 40 && idle == 39 && d < 0.06 && d > -0.06) }' "$tmp/passes.csv" \
+        && ok || bad "pool_pass_cpu: --passes-csv rows: $(head -3 "$tmp/passes.csv") / $line"
+    expect 0 "pool_pass_cpu --passes-csv appends" -- env TMPDIR="$tmp/pp" /usr/bin/python3 scripts/pool_pass_cpu.py \
+        --latency-ms 0 --concurrency 1 --total 5 --phases commit --passes-csv="$tmp/passes.csv"
+    [ "$(grep -c '^concurrency,' "$tmp/passes.csv")" = 1 ] && [ "$(grep -c ',commit,' "$tmp/passes.csv")" = 10 ] \
+        && ok || bad "pool_pass_cpu: --passes-csv appended rows: $(grep -c ',commit,' "$tmp/passes.csv")"
+    expect 2 "pool_pass_cpu: --passes-csv without a file" -- /usr/bin/python3 scripts/pool_pass_cpu.py --passes-csv
+    expect_err "pool_pass_cpu: --passes-csv needs a file" "pool_pass_cpu: names the missing file"
+    expect 2 "pool_pass_cpu: --passes-csv in a missing folder" -- /usr/bin/python3 scripts/pool_pass_cpu.py \
+        --passes-csv "$tmp/no/such/dir/p.csv"
+    expect_err "--passes-csv $tmp/no/such/dir/p.csv: No such file" "pool_pass_cpu: names the bad file"
     expect 2 "pool_pass_cpu: a bad concurrency" -- /usr/bin/python3 scripts/pool_pass_cpu.py --concurrency 0
     expect_err "bad --latency-ms, --concurrency" "pool_pass_cpu: names the bad flag"
 else
