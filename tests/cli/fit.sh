@@ -133,6 +133,22 @@ expect 0 "the pinned client at 100 and 300 ms" -- "$TFSIM" fit tests/data/probe_
 m=$(mape_of)
 if [ -n "$m" ] && awk -v m="$m" 'BEGIN { exit !(m < 15) }'; then ok
 else bad "httpcore 1.0.9 at 100-300 ms: probe throughput MAPE '$m', want < 15%"; fi
+# TigerFans' pinned client at the backend latencies where tb_redis runs
+# (0 and 2 ms, concurrency 1-100; tests/data/probe_http_up_low.csv, a slow
+# day of the VM), the embedded client not refitted: throughput MAPE under
+# 15% (12.1% when written; the misses are 0 ms at 20, +40 to +45%, where
+# the same client measured 2 ms faster than 0 ms), under 10% at 50-100
+# (6.7%), and the passes per request within 15% at every concurrency from
+# 10 (10.7%)
+expect 0 "the pinned client at 0 and 2 ms" -- "$TFSIM" fit tests/data/probe_http_up_low.csv \
+    --set server.cpu_request=275us --iter 0 --reps 2 --format csv
+m=$(mape_of)
+if [ -n "$m" ] && awk -v m="$m" 'BEGIN { exit !(m < 15) }'; then ok
+else bad "httpcore 1.0.9 at 0-2 ms: probe throughput MAPE '$m', want < 15%"; fi
+sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m - 1; return d < 0 ? -d : d }
+    NR > 1 { n++; if ($2 >= 50) { h++; e += off($6, $5) } if ($2 >= 10 && off($15, $14) > 0.15) bad++ }
+    END { exit !(n == 40 && h == 16 && e / h < 0.10 && bad == 0) }' \
+    && ok || { bad "fit http: the pinned client at 0-2 ms, 50-100 or passes"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7,14-15 | sed 's/^/    /'; }
 expect 0 "httpcore 1.0's pool against the Debian probe" -- "$TFSIM" fit tests/data/probe_http_debian12.csv \
     --config configs/tigerfans/client_debian12.ini --set server.cpu_request=275us --set client.httpcore=1.0 \
     --set client.pool_idle_cpu=116.2ns --iter 0 --reps 2
