@@ -33,9 +33,23 @@ if awk -F= '$1 == "postgres.commit_wake" { found = 1; if (!($2 >= 0 && $2 < 0.01
 # Redis runs on this machine (its CPU is read), the backends too: both on
 # the host's cores, statements stacked on a busy loop's core; a save (MULTI,
 # HSET of 11 fields, EXPIRE, ZADD, EXEC) takes longer than a GET
-if grep -q '^host.redis_on_host=true$' "$tmp/params.txt" && grep -q '^host.wake_affine=true$' "$tmp/params.txt" &&
-    awk -F= '$1 == "redis.save_extra" { found = 1; if (!($2 > 0)) bad = 1 } END { exit bad || !found }' "$tmp/params.txt"
-then ok; else bad "compare --params-out: Redis on the host, wake_affine, save_extra > 0"; sed 's/^/    /' "$tmp/params.txt"; fi
+# (save_extra is a difference of two medians of 100 and 300 live round
+# trips: a stall of the VM during the calibration has once made it 0, with
+# every round trip 2.5 times as slow; a second calibration run is measured
+# then, and both must fail for the check to fail)
+save_extra_ok() {
+    grep -q '^host.redis_on_host=true$' "$1" && grep -q '^host.wake_affine=true$' "$1" &&
+        awk -F= '$1 == "redis.save_extra" { found = 1; if (!($2 > 0)) bad = 1 } END { exit bad || !found }' "$1"
+}
+if save_extra_ok "$tmp/params.txt"; then ok
+else
+    echo "note: save_extra not positive in the first calibration; measuring it again:"
+    sed 's/^/    /' "$tmp/params.txt"
+    compare_srv configs/live/pg_redis.ini --vary client.concurrency=1 --set client.total=100 --reps 1 \
+        --format csv --params-out "$tmp/params2.txt" >/dev/null 2>&1
+    if save_extra_ok "$tmp/params2.txt"; then ok
+    else bad "compare --params-out: Redis on the host, wake_affine, save_extra > 0 (twice)"; sed 's/^/    /' "$tmp/params2.txt"; fi
+fi
 # the overrides are valid for tfsim run (one --set per line)
 run_with_params() {
     set --
