@@ -79,7 +79,6 @@ class PassClock:
             out.append((r[0], r[1], r[2], r[3], (end - r[4]) * 1e6))
         return out
 
-
     def timed(self, fn):
         """fn(*a) as a synchronous call, its CPU added to the sum."""
         def wrapper(*a, **k):
@@ -133,8 +132,9 @@ def install(clock):
 
 
 def take_passes_csv(argv):
-    """Removes --passes-csv FILE (or --passes-csv=FILE) from argv; the FILE
-    or None.  None with a message for a flag without a file."""
+    """Removes --passes-csv FILE (or --passes-csv=FILE) from argv and
+    returns FILE; None without the flag; ValueError for the flag without
+    a file."""
     for k, a in enumerate(argv):
         if a == "--passes-csv":
             if k + 1 >= len(argv) or argv[k + 1].startswith("--"):
@@ -187,10 +187,16 @@ def main() -> int:
               f"us_per_pass={clock.cpu / n * 1e6:.1f} gc_us_per_pass={clock.gc / n * 1e6:.1f} "
               f"idle={clock.idle / n:.2f} conns={clock.conns / n:.2f} "
               f"requests={clock.requests / n:.2f}", file=sys.stderr, flush=True)
+        nonlocal passes_csv
         if passes_csv is not None:
-            with open(passes_csv, "a", encoding="ascii") as f:
-                for r in clock.pass_rows():
-                    f.write(f"{conc},{phase},{r[0]},{r[1]},{r[2]},{r[3]},{r[4]:.2f}\n")
+            try:
+                with open(passes_csv, "a", encoding="ascii") as f:
+                    for r in clock.pass_rows():
+                        f.write(f"{conc},{phase},{r[0]},{r[1]},{r[2]},{r[3]},{r[4]:.2f}\n")
+            except OSError as e:  # the probe's rows go on; the per-pass file stops here
+                print(f"pool_pass_cpu: --passes-csv {passes_csv}: {e.strerror}; "
+                      "no more rows written to it", file=sys.stderr, flush=True)
+                passes_csv = None
         return out
     tfhttp_load.run_phase = timed_phase
 
