@@ -6,7 +6,8 @@ PKGS="build-essential clang libclang-rt-14-dev pkg-config git libgsl-dev libcmoc
       libsqlite3-dev libhiredis-dev libpq-dev redis-server postgresql
       gnuplot-nox valgrind sqlite3 chromium time bc procps xxd
       python3 python3-httpx python3-uvicorn python3-starlette python3-redis python3-hiredis
-      python3-asyncpg"
+      python3-asyncpg python3-fastapi python3-sqlalchemy python3-jinja2 python3-multipart
+      python3-itsdangerous"
 missing=""
 for p in $PKGS; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
