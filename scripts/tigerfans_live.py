@@ -199,6 +199,10 @@ def main(argv=None):
               " (Debian's packages serve /usr/bin/python3: run this script with it, or give"
               " --python /usr/bin/python3)", file=sys.stderr)
         return 1
+    if "tb_redis" in archs and not has_module(a.python, "tigerbeetle"):
+        print(f"tigerfans_live: --archs tb_redis needs TigerBeetle's Python client (module "
+              f"tigerbeetle), which {a.python} lacks", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory(prefix="tigerfans-shims-") as shims:
         used = write_shims(a.python, shims)
         for u in used:

@@ -94,3 +94,10 @@ expect 1 "tigerfans_live: modules missing" -- /usr/bin/python3 scripts/tigerfans
     --out "$tmp/l5.csv" --database-url D --redis-url R --concurrency 1 --archs pg_pg --python "$tmp/nopy"
 expect_err "lacks Python modules: install python3-fastapi python3-sqlalchemy" "tigerfans_live: names the packages"
 [ ! -e "$tmp/l5.csv" ] && ok || bad "tigerfans_live: wrote --out without a run"
+# tb_redis without TigerBeetle's client: refused before any run
+if ! /usr/bin/python3 -c 'import tigerbeetle' 2>/dev/null && [ -n "${app:-}" ]; then
+    : >"$app/load_tests/db010/db010_con001_ops1000_tb_redis.env"
+    expect 2 "tigerfans_live: tb_redis without its client" -- /usr/bin/python3 scripts/tigerfans_live.py \
+        --app "$app" --out "$tmp/l6.csv" --database-url D --redis-url R --concurrency 1 --archs pg_pg,tb_redis
+    expect_err "tb_redis needs TigerBeetle's Python client" "tigerfans_live: says why tb_redis cannot run"
+fi
