@@ -36,6 +36,7 @@ checkout, or an --out that exists (never overwritten).
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -175,6 +176,9 @@ def main(argv=None):
         return 2
     except SystemExit as e:  # argparse's own message went to stderr
         return 2 if e.code else 0
+    if shutil.which(a.python) is None:
+        print(f"tigerfans_live: --python {a.python}: no such program", file=sys.stderr)
+        return 2
     out = os.path.abspath(a.out)
     if os.path.exists(out):
         print(f"tigerfans_live: --out {a.out} exists; not overwritten", file=sys.stderr)

@@ -101,3 +101,6 @@ if ! /usr/bin/python3 -c 'import tigerbeetle' 2>/dev/null && [ -n "${app:-}" ]; 
         --app "$app" --out "$tmp/l6.csv" --database-url D --redis-url R --concurrency 1 --archs pg_pg,tb_redis
     expect_err "tb_redis needs TigerBeetle's Python client" "tigerfans_live: says why tb_redis cannot run"
 fi
+expect 2 "tigerfans_live: no such --python" -- /usr/bin/python3 scripts/tigerfans_live.py --app "$tmp/fakeapp" \
+    --out "$tmp/l7.csv" --database-url D --redis-url R --concurrency 1 --archs pg_pg --python "$tmp/no-python"
+expect_err "--python $tmp/no-python: no such program" "tigerfans_live: names the missing interpreter"
