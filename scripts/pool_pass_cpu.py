@@ -44,7 +44,8 @@ def is_queued(request):
 class PassClock:
     """Sums the CPU of the pool's pass methods and the state at each pass."""
 
-    def __init__(self):
+    def __init__(self, record=False):
+        self.record = record  # keep per-pass rows (--passes-csv)
         self.reset()
         self.in_pass = 0
         self.gc_t0 = 0.0
@@ -67,8 +68,9 @@ class PassClock:
         self.conns += len(conns)
         self.idle += idle
         self.requests += len(requests)
-        queued = sum(1 for r in requests if is_queued(r))
-        self.rows.append([len(conns), idle, len(requests), queued, self.cpu])
+        if self.record:  # counted only when asked for: it runs in the measured loop
+            queued = sum(1 for r in requests if is_queued(r))
+            self.rows.append([len(conns), idle, len(requests), queued, self.cpu])
 
     def pass_rows(self):
         """Rows of (conns, idle, requests, queued, us): each pass's state
@@ -172,7 +174,7 @@ def main() -> int:
     except ImportError as e:
         print(f"pool_pass_cpu: python3 module '{e.name}' is missing", file=sys.stderr)
         return 3
-    clock = PassClock()
+    clock = PassClock(record=passes_csv is not None)
     if not install(clock):
         print("pool_pass_cpu: this httpcore has no pass method to time", file=sys.stderr)
         return 3

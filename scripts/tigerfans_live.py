@@ -109,15 +109,9 @@ def parse_list(name, s, conv):
     return out
 
 
-def has_module(python, module, env=None):
-    r = subprocess.run([python, "-c", f"import {module}"], env=env,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return r.returncode == 0
-
-
-def has_async_sessionmaker(python):
-    r = subprocess.run([python, "-c", "from sqlalchemy.ext.asyncio import async_sessionmaker"],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def runs(python, code):
+    """True when python runs code (one line) without an error."""
+    r = subprocess.run([python, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return r.returncode == 0
 
 
@@ -125,11 +119,11 @@ def write_shims(python, folder):
     """Writes into folder the stand-ins this python lacks; their names."""
     used = []
     for module, text in (("orjson", SHIM_ORJSON), ("tigerbeetle", SHIM_TIGERBEETLE)):
-        if not has_module(python, module):
+        if not runs(python, f"import {module}"):
             with open(os.path.join(folder, module + ".py"), "w", encoding="ascii") as f:
                 f.write(text)
             used.append(module)
-    if not has_async_sessionmaker(python):
+    if not runs(python, "from sqlalchemy.ext.asyncio import async_sessionmaker"):
         with open(os.path.join(folder, "sitecustomize.py"), "w", encoding="ascii") as f:
             f.write(SHIM_SITECUSTOMIZE)
         used.append("async_sessionmaker")
@@ -197,13 +191,13 @@ def main(argv=None):
     except FileNotFoundError as e:
         print(f"tigerfans_live: --app {a.app}: no env file {e.args[0]}", file=sys.stderr)
         return 2
-    missing = [pkg for mod, pkg in NEEDED if not has_module(a.python, mod)]
+    missing = [pkg for mod, pkg in NEEDED if not runs(a.python, f"import {mod}")]
     if missing:
         print(f"tigerfans_live: {a.python} lacks Python modules: install {' '.join(missing)}"
               " (Debian's packages serve /usr/bin/python3: run this script with it, or give"
               " --python /usr/bin/python3)", file=sys.stderr)
         return 1
-    if "tb_redis" in archs and not has_module(a.python, "tigerbeetle"):
+    if "tb_redis" in archs and not runs(a.python, "import tigerbeetle"):
         print(f"tigerfans_live: --archs tb_redis needs TigerBeetle's Python client (module "
               f"tigerbeetle), which {a.python} lacks", file=sys.stderr)
         return 2
