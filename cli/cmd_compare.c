@@ -114,10 +114,10 @@ static void print_calibration(FILE *f, const val_compare *c)
         fprintf(f,
                 "wake-ups (concurrency 1 vs %ld): loop %.2f vs %.2f us per round trip at %.2f vs %.2f "
                 "sleeps per round trip: base %.2f us + wake %.2f us; PostgreSQL %.1f vs %.1f us per "
-                "statement at %.2f vs %.2f sent alone: wake %.1f us\n",
+                "statement at %.2f vs %.2f sent alone: wake %.1f us, busy +%.0f%%\n",
                 k->loaded_at, k->o_rt_1 * 1e6, k->o_rt_n * 1e6, k->loop_sleep_1, k->loop_sleep_n,
                 k->o_rt * 1e6, k->wake * 1e6, k->pg_stmt_1 * 1e6, k->pg_stmt_n * 1e6, k->pg_alone_1,
-                k->pg_alone_n, k->pg_wake * 1e6);
+                k->pg_alone_n, k->pg_wake * 1e6, k->pg_busy * 100);
     fprintf(f, "simulated vs live: MAPE %.1f%%, largest error %.1f%%; Amdahl MAPE %.1f%%\n", c->mape,
             c->max_err, c->mape_amdahl);
 }

@@ -343,6 +343,14 @@ static const tf_param registry[] = {
        "host) or no backend running (an idle CPU is woken); 0: none"},
      TF_DOUBLE(pg_wake_cpu), .demand = 1,
      .source = "0; tfsim compare measures it (live runs at two loads)"},
+    {{"postgres", "busy_cost", SIM_CFG_NUM, "0", 0, 10, NULL, "factor",
+       "CPU surcharge of a statement that finds no host core idle (backends on the host): it "
+       "costs 1 + busy_cost times its CPU (the backend takes turns on a core with other "
+       "threads); 0: the same CPU busy or not (postgres.wake_cpu prices the other case)"},
+     TF_DOUBLE(pg_busy_cost), .fit_lo = 1e-3, .fit_hi = 3,
+     .source = "0; tfsim compare measures it (live runs at two loads: on this VM on "
+               "2026-12-05 a statement cost 57-61 us of backend CPU at concurrency 1 and 84 us "
+               "at 32)"},
     {{"postgres", "commit_wake", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
        "extra wait of the COMMIT of a transaction that ran sums (a hold) when a host core is "
        "idle: after a busy spell its backend wakes from the WAL flush later; 0: none"},

@@ -522,6 +522,8 @@ static void pg_execute(sim *s, void *obj)
      * idle (backends on the host), or else no backend is running */
     if (pg_core_idle(T))
         c += T->p->pg_wake_cpu;
+    else if (T->p->pg_on_host && T->p->pg_busy_cost > 0)
+        c *= 1 + T->p->pg_busy_cost;
     T->pg_cpu += c;
     if (T->phase < TF_NPHASES)
         T->cpu[2][T->phase] += c;

@@ -377,6 +377,34 @@ static void test_commit_wake(void **state)
     assert_close(ow.phase[TF_RESERVE].mean - o0.phase[TF_RESERVE].mean, 150e-6, 1e-9);
 }
 
+/* postgres.busy_cost: a statement that finds every host core busy costs
+ * 1 + busy_cost times its CPU; one that finds a core idle costs what it
+ * did.  At concurrency 1 (the loop waits for each reply, so the one core
+ * is idle when a statement starts) nothing changes, to the bit; with the
+ * one core saturated (1 ms of loop CPU per request, 8 in flight) the
+ * backends' CPU grows by the factor on the statements that found it busy:
+ * at most 1.5 times, and more than 1.25 times (most of them). */
+static void test_busy_cost(void **state)
+{
+    (void)state;
+    tf_out o0, ob;
+    run_with(wake_base, "[client]\nconcurrency = 1\n[host]\ncores = 1\n", &o0);
+    run_with(wake_base, "[client]\nconcurrency = 1\n[host]\ncores = 1\n[postgres]\nbusy_cost = 0.5\n", &ob);
+    assert_true(o0.phase[TF_RESERVE].mean == ob.phase[TF_RESERVE].mean);
+    assert_true(o0.phase[TF_RESERVE].throughput == ob.phase[TF_RESERVE].throughput);
+    const char *sat = "[client]\nconcurrency = 8\ntotal = 200\n[server]\ncpu_request = 1ms\n[host]\ncores = 1\n";
+    char extra[512];
+    run_with(wake_base, sat, &o0);
+    snprintf(extra, sizeof extra, "%s[postgres]\nbusy_cost = 0.5\n", sat);
+    run_with(wake_base, extra, &ob);
+    double pg0 = o0.util[TF_C_PGCPU] * o0.phase[TF_RESERVE].walltime,
+           pgb = ob.util[TF_C_PGCPU] * ob.phase[TF_RESERVE].walltime;
+    assert_true(o0.util[TF_C_SERVER] > 0.9);
+    assert_true(pgb / pg0 > 1.25 && pgb / pg0 <= 1.5 + 1e-9);
+    /* and the phase slows down: the one core does more work per request */
+    assert_true(ob.phase[TF_RESERVE].throughput < o0.phase[TF_RESERVE].throughput);
+}
+
 /* Redis on the host: one thread whose service runs on the host's cores;
  * its reply costs the loop no wake-up; a save takes save_extra more. */
 static const char redis_base[] =
@@ -862,7 +890,7 @@ int main(void)
         cmocka_unit_test(test_client_pool),
         cmocka_unit_test(test_client_pool_016),
         cmocka_unit_test(test_determinism),       cmocka_unit_test(test_wake_cost),
-        cmocka_unit_test(test_commit_wake),
+        cmocka_unit_test(test_commit_wake),       cmocka_unit_test(test_busy_cost),
         cmocka_unit_test(test_redis_on_host),     cmocka_unit_test(test_wake_affine),       cmocka_unit_test(test_redis_wake_wait),
         cmocka_unit_test(test_server_cold),       cmocka_unit_test(test_client_cold),       cmocka_unit_test(test_loop_weight),
         cmocka_unit_test(test_bad_configs),

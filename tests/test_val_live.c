@@ -546,6 +546,7 @@ static void test_overrides_match_the_spin(void **state)
             cal.redis_on_host = a == 0;
             cal.save_extra = 20e-6;
             cal.commit_wake = 45e-6;
+            cal.pg_busy = 0.25 * k;
             snprintf(cal.flush, sizeof cal.flush, "lognormal(mean=100us, sd=50us)");
             snprintf(cal.redis_service, sizeof cal.redis_service, "exp(mean=12us)");
             char ov[8192];
@@ -570,6 +571,7 @@ static void test_overrides_match_the_spin(void **state)
             assert_int_equal(q.wake_affine, 1);
             assert_close(q.redis_save_extra, 20e-6, 1e-15);
             assert_close(q.pg_commit_wake, 45e-6, 1e-15);
+            assert_close(q.pg_busy_cost, 0.25 * k, 1e-15);
             /* redis-py's connection check is not in the live driver (hiredis):
              * compare simulates without its turns, and the driver's program is
              * the config's without them */
@@ -594,6 +596,21 @@ static void test_overrides_match_the_spin(void **state)
             tf_params_fini(&q);
         }
     }
+}
+
+/* postgres.busy_cost from the two runs' CPU per statement: the loaded
+ * run's excess as a share of concurrency 1's, at most 3; nothing when the
+ * loaded run is cheaper (a wake-up cost instead), the same, or unknown. */
+static void test_compare_busy_cost(void **state)
+{
+    (void)state;
+    assert_close(val_compare_busy_cost(60e-6, 84e-6), 0.4, 1e-12);
+    assert_close(val_compare_busy_cost(60e-6, 60e-6), 0, 0);
+    assert_close(val_compare_busy_cost(60e-6, 40e-6), 0, 0);
+    assert_close(val_compare_busy_cost(10e-6, 100e-6), 3, 0);
+    assert_close(val_compare_busy_cost(NAN, 84e-6), 0, 0);
+    assert_close(val_compare_busy_cost(60e-6, NAN), 0, 0);
+    assert_close(val_compare_busy_cost(0, 84e-6), 0, 0);
 }
 
 /* The calibration's distribution specs: a lognormal sample less its
@@ -695,6 +712,7 @@ int main(void)
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_redis_local),
         cmocka_unit_test(test_overrides_match_the_spin),
+        cmocka_unit_test(test_compare_busy_cost),
         cmocka_unit_test(test_fit_spec),
         cmocka_unit_test(test_analyse),
     };

@@ -187,6 +187,13 @@ static double pg_per_statement(const val_live_out *o)
     return n > 0 ? o->pg_cpu / n : NAN;
 }
 
+double val_compare_busy_cost(double stmt_1, double stmt_n)
+{
+    if (!(isfinite(stmt_1) && isfinite(stmt_n) && stmt_1 > 0 && stmt_n > stmt_1))
+        return 0;
+    return fmin(3, stmt_n / stmt_1 - 1);
+}
+
 /* Split CPU per operation d (at concurrency 1: d1 with wake-up share g1;
  * loaded: dn with gn) into base + wake x share.  Returns the wake cost
  * (0 when the runs cannot separate them: shares too close, numbers
@@ -297,6 +304,11 @@ static int calib_from(const tf_params *p, const val_live_out *o, const samples *
         /* as a share of the statement's CPU at concurrency 1 (about all wake-ups) */
         if (cal->pg_on_host && pw > 0)
             pwake = fmin(1, pw / cal->pg_stmt_1);
+        /* the other way round: under load a statement costs more (the
+         * backends take turns on busy cores); charged where a statement
+         * finds no core idle */
+        if (cal->pg_on_host && pw == 0)
+            cal->pg_busy = val_compare_busy_cost(cal->pg_stmt_1, cal->pg_stmt_n);
     }
     cal->o_rt_1 = o_rt;
     cal->o_rt = base;
@@ -416,14 +428,14 @@ size_t val_compare_overrides(const val_compare_calib *cal, const tf_params *p, d
         "postgres.query_cpu=%.9g\npostgres.commit_cpu=%.9g\npostgres.row_cost=%.9g\n"
         "postgres.sum_cpu=%.9g\npostgres.commit_wake=%.9g\n"
         "postgres.flush=%s\nredis.service=%s\nredis.save_extra=%.9g\n"
-        "server.wake_cpu=%.9g\npostgres.wake_cpu=%.9g\n"
+        "server.wake_cpu=%.9g\npostgres.wake_cpu=%.9g\npostgres.busy_cost=%.9g\n"
         "host.redis_on_host=%s\nhost.wake_affine=%s\nredis.wake_wait=0\n",
         req, fmin(1, fmax(0, split)), s * p->cpu_checkout, s * p->cpu_webhook,
         s * p->pg_loop_cpu_txn + 2 * c, s * p->pg_loop_cpu_query + c + cal->o_rt,
         s * p->redis_loop_cpu + c + cal->o_rt, s * p->tb_loop_cpu + c, cores,
         cal->pg_on_host ? "true" : "false", cal->rtt, cal->query_cpu, cal->query_cpu, cal->row_cost, cal->sum_cpu,
         cal->commit_wake,
-        cal->flush, cal->redis_service, cal->save_extra, cal->wake, cal->pg_wake,
+        cal->flush, cal->redis_service, cal->save_extra, cal->wake, cal->pg_wake, cal->pg_busy,
         cal->redis_on_host ? "true" : "false",
         cal->pg_on_host || cal->redis_on_host ? "true" : "false");
     size_t used = n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;

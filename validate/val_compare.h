@@ -42,6 +42,13 @@
  *   postgres.query_cpu     (1 - p) f L_s;  postgres.commit_cpu the same
  *   postgres.wake_cpu      p f L_s (charged when a statement finds a host
  *                          core idle)
+ *   postgres.busy_cost     when the loaded run's CPU per statement exceeds
+ *                          concurrency 1's (a busy host: caches and TLB
+ *                          shared; on this VM on some days, not on others),
+ *                          loaded / concurrency-1 - 1, at most 3 (charged
+ *                          as a factor when a statement finds every host
+ *                          core busy); else 0.  Exactly one of it and
+ *                          postgres.wake_cpu can be above 0
  *   host.rtt               L_s + o_rt - o_rt' - server.wake_cpu - f L_s
  *                          (the rest of the round trip: at concurrency 1
  *                          the simulated round trip takes what the
@@ -143,6 +150,7 @@ typedef struct val_compare_calib {
     double rtt, query_cpu, row_cost, sum_cpu;
     double commit_wake;                 /* postgres.commit_wake */
     double wake, pg_wake;               /* server.wake_cpu, postgres.wake_cpu */
+    double pg_busy;                     /* postgres.busy_cost */
     long loaded_at;                     /* concurrency of the loaded run (0: none) */
     /* measured: CPU per round trip of the loop and per statement, loop
      * sleeps per round trip, share of statements sent alone; _1 at
@@ -215,6 +223,12 @@ void val_compare_analyse(val_compare *c, const char *key);
  * whose rare huge draws the model would then make).  Returns SIM_OK or the
  * fit's error (err). */
 int val_compare_fit_spec(const double *x, size_t n, double minus, char *spec, size_t len, sim_err *err);
+
+/* postgres.busy_cost from the backends' CPU per statement at concurrency 1
+ * (stmt_1) and in the loaded run (stmt_n), seconds: stmt_n / stmt_1 - 1 when
+ * the loaded run costs more, at most 3; 0 when it costs less or the same
+ * (then the difference is a wake-up cost) or either is missing (NaN) */
+double val_compare_busy_cost(double stmt_1, double stmt_n);
 
 /* The simulation overrides for stand-in scale s and per-step c, cores:
  * appended as "section.key=value" lines (each ending in '\n') to buf (len

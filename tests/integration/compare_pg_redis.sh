@@ -30,6 +30,12 @@ if grep -q '^postgres.query_cpu=' "$tmp/params.txt" && grep -q '^redis.service='
 # calibration line names
 if awk -F= '$1 == "postgres.commit_wake" { found = 1; if (!($2 >= 0 && $2 < 0.01)) bad = 1 } END { exit bad || !found }' "$tmp/params.txt" &&
     grep -q "more: commit_wake" "$tmp/err"; then ok; else bad "compare: postgres.commit_wake measured and reported"; fi
+# the loaded run prices a statement either as a wake-up (cheaper under
+# load) or as a busy surcharge (dearer under load, postgres.busy_cost, a
+# factor of at most 3), never both; the wake-ups line names both
+if awk -F= '$1 == "postgres.busy_cost" { fb = 1; b = $2 } $1 == "postgres.wake_cpu" { fw = 1; w = $2 }
+         END { exit !(fb && fw && b >= 0 && b <= 3 && w >= 0 && !(b > 0 && w > 0)) }' "$tmp/params.txt" &&
+    grep -q "wake-ups (concurrency 1 vs .*busy +" "$tmp/err"; then ok; else bad "compare: postgres.busy_cost or postgres.wake_cpu from the loaded run, reported"; fi
 # Redis runs on this machine (its CPU is read), the backends too: both on
 # the host's cores, statements stacked on a busy loop's core; a save (MULTI,
 # HSET of 11 fields, EXPIRE, ZADD, EXEC) takes longer than a GET
