@@ -117,8 +117,8 @@ typedef struct tf_params {
     double pg_sum_cpu;           /* extra backend CPU of a sum with no rows */
     double pg_scan_fraction;     /* fraction of holds rows a hold's sums scan */
     double pg_commit_cpu;        /* backend CPU of COMMIT */
-    double pg_wake_cpu;              /* extra backend CPU of a statement arriving with none running */
-    double pg_busy_cost;             /* CPU surcharge of a statement that finds no host core idle */
+    double pg_wake_cpu;          /* extra backend CPU of a statement arriving with none running */
+    double pg_busy_cost;         /* CPU factor - 1 of a statement that finds no host core idle */
     double pg_commit_wake;       /* extra wait of a COMMIT after sums, a host core idle */
     sim_dist pg_flush;           /* WAL flush (group commit shares one flush) */
     double holds_rows;           /* rows in the holds table when the run starts */
