@@ -43,8 +43,8 @@
  *   postgres.wake_cpu      p f L_s (charged when a statement finds a host
  *                          core idle)
  *   postgres.busy_cost     when the loaded run's CPU per statement exceeds
- *                          concurrency 1's (a busy host: caches and TLB
- *                          shared; on this VM on some days, not on others),
+ *                          concurrency 1's (a host dearer when its cores
+ *                          are full; on this VM on some days, not others),
  *                          loaded / concurrency-1 - 1, at most 3 (charged
  *                          as a factor when a statement finds every host
  *                          core busy); else 0.  Exactly one of it and
