@@ -207,6 +207,7 @@ typedef struct tfs {
     long pg_running;
     double pg_cpu;     /* backend CPU given so far, s */
     long stacked;
+    long wal_busy;     /* flushes that started with every host core busy (postgres.flush_busy) */
 } tfs;
 
 /* ---- event loops ---- */
@@ -571,11 +572,18 @@ static void pg_arrive(sim *s, void *obj)
     pg_start(s, r);
 }
 
+/* A flush that starts with every host core busy takes postgres.flush_busy
+ * longer: its backend waits for a core after the disk is done. */
 static double wal_latency(void *ctx, unsigned items)
 {
     (void)items;
     tfs *T = ctx;
-    return sim_dist_sample(&T->p->pg_flush, T->r_flush);
+    double x = sim_dist_sample(&T->p->pg_flush, T->r_flush);
+    if (T->p->pg_flush_busy > 0 && T->p->pg_on_host && !pg_core_idle(T)) {
+        x += T->p->pg_flush_busy;
+        T->wal_busy++;
+    }
+    return x;
 }
 
 /* ---- Redis ---- */
@@ -1322,8 +1330,10 @@ static void collect(tfs *T, tf_out *o)
     o->util[TF_C_WAL] = NAN;
     o->queue[TF_C_WAL] = NAN;
     if (T->wal.batches) {
-        /* busy share: flushes x mean flush time / elapsed */
-        o->util[TF_C_WAL] = (double)T->wal.batches * sim_dist_mean(&p->pg_flush) / now;
+        /* busy share: flushes x mean flush time (and the waits of those
+         * that found the cores busy) / elapsed */
+        o->util[TF_C_WAL] =
+            ((double)T->wal.batches * sim_dist_mean(&p->pg_flush) + (double)T->wal_busy * p->pg_flush_busy) / now;
         o->queue[TF_C_WAL] = T->wal.size.mean;
     }
     o->util[TF_C_REDIS] = tf_redis_utilisation(&T->redis, now);

@@ -181,7 +181,7 @@ pg_start() {
     i=0
     while :; do
         if as_pg "$PGBIN/pg_ctl" -D "$DIR/pg/data" -l "$DIR/pg/log" -w -t 30 \
-            -o "-p $PG_PORT -k $DIR/pg -c listen_addresses=127.0.0.1 -c max_connections=200" \
+            -o "-p $PG_PORT -k $DIR/pg -c listen_addresses=127.0.0.1 -c max_connections=200 -c track_wal_io_timing=on" \
             start >"$DIR/pg/ctl.log" 2>&1; then
             return 0
         fi

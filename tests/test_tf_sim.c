@@ -405,6 +405,45 @@ static void test_busy_cost(void **state)
     assert_true(ob.phase[TF_RESERVE].throughput < o0.phase[TF_RESERVE].throughput);
 }
 
+/* postgres.flush_busy: a WAL flush that starts with every host core busy
+ * takes flush_busy longer; one that finds a core idle takes what it did.
+ * At concurrency 1 on 64 cores nothing changes, to the bit; with the one
+ * core saturated (1 ms of loop CPU per request, 8 in flight) the commit
+ * phase's flushes start with the core busy: the WAL's busy share grows and
+ * a commit takes more than 1 ms longer on average (most of its flushes
+ * wait), and less than a wave's eight flushes' waits more. */
+static void test_flush_busy(void **state)
+{
+    (void)state;
+    tf_out o0, of;
+    const char *light = "[client]\nconcurrency = 1\nphases = reserve,commit\n";
+    char extra[512];
+    run_with(wake_base, light, &o0);
+    snprintf(extra, sizeof extra, "%s[postgres]\nflush_busy = 2ms\n", light);
+    run_with(wake_base, extra, &of);
+    assert_true(o0.phase[TF_COMMIT].mean == of.phase[TF_COMMIT].mean);
+    assert_true(o0.phase[TF_RESERVE].throughput == of.phase[TF_RESERVE].throughput);
+    assert_true(o0.util[TF_C_WAL] == of.util[TF_C_WAL]);
+    const char *sat = "[client]\nconcurrency = 8\ntotal = 200\nphases = reserve,commit\n"
+                      "[server]\ncpu_request = 1ms\n[host]\ncores = 1\n";
+    run_with(wake_base, sat, &o0);
+    snprintf(extra, sizeof extra, "%s[postgres]\nflush_busy = 2ms\n", sat);
+    run_with(wake_base, extra, &of);
+    assert_true(o0.util[TF_C_SERVER] > 0.9);
+    /* the WAL's busy share counts the waits */
+    assert_true(of.util[TF_C_WAL] > o0.util[TF_C_WAL]);
+    assert_true(of.phase[TF_COMMIT].throughput < o0.phase[TF_COMMIT].throughput);
+    assert_true(of.phase[TF_COMMIT].mean > o0.phase[TF_COMMIT].mean + 1e-3);
+    assert_true(of.phase[TF_COMMIT].mean < o0.phase[TF_COMMIT].mean + 8 * 2e-3 + 1e-3);
+    /* backends off the host: no host cores to find busy, nothing changes */
+    const char *off = "[client]\nconcurrency = 8\ntotal = 200\nphases = reserve,commit\n"
+                      "[server]\ncpu_request = 1ms\n[host]\ncores = 1\npostgres_on_host = false\n";
+    run_with(wake_base, off, &o0);
+    snprintf(extra, sizeof extra, "%s[postgres]\nflush_busy = 2ms\n", off);
+    run_with(wake_base, extra, &of);
+    assert_true(o0.phase[TF_COMMIT].mean == of.phase[TF_COMMIT].mean);
+}
+
 /* Redis on the host: one thread whose service runs on the host's cores;
  * its reply costs the loop no wake-up; a save takes save_extra more. */
 static const char redis_base[] =
@@ -891,6 +930,7 @@ int main(void)
         cmocka_unit_test(test_client_pool_016),
         cmocka_unit_test(test_determinism),       cmocka_unit_test(test_wake_cost),
         cmocka_unit_test(test_commit_wake),       cmocka_unit_test(test_busy_cost),
+        cmocka_unit_test(test_flush_busy),
         cmocka_unit_test(test_redis_on_host),     cmocka_unit_test(test_wake_affine),       cmocka_unit_test(test_redis_wake_wait),
         cmocka_unit_test(test_server_cold),       cmocka_unit_test(test_client_cold),       cmocka_unit_test(test_loop_weight),
         cmocka_unit_test(test_bad_configs),

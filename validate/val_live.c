@@ -552,7 +552,7 @@ static void collect(val_live *e, val_live_out *o)
     o->requests = req;
     o->holds_rows_end = e->rows;
     o->loop_cpu = o->pg_cpu = o->redis_cpu = o->host_cpu = o->cores = o->loop_sleeps = nan;
-    o->redis_threaded_writes = nan;
+    o->redis_threaded_writes = o->pg_flushes = o->pg_flush_time = nan;
     o->loop_wait = o->pg_wait = nan;
     o->gate_max = e->gate.max_in_use;
     o->pool_max = e->pool.max_in_use;
@@ -658,7 +658,7 @@ void val_live_table(const val_live_out *o, int text, sim_table *t)
 {
     sim_layout l;
     sim_layout_init(&l);
-    size_t cap = TF_NPHASES * PM_N + 6 + 3 * TF_NKINDS + 3 * VAL_LIVE_NCLASS + 3 + 8, n = 0;
+    size_t cap = TF_NPHASES * PM_N + 6 + 3 * TF_NKINDS + 3 * VAL_LIVE_NCLASS + 3 + 10, n = 0;
     double *v = malloc(cap * sizeof *v);
     assert(v && "out of memory");
 #define ADD(scope, name, metric, fmt, x) (sim_layout_add(&l, scope, name, metric, NAN, 0, fmt), v[n++] = (x))
@@ -703,6 +703,8 @@ void val_live_table(const val_live_out *o, int text, sim_table *t)
     ADD("run", "totals", "spin", "%.4g", o->spin);
     ADD("run", "totals", "elapsed", "%.4g", o->elapsed);
     ADD("run", "totals", "redis_threaded_writes", "%.3f", o->redis_threaded_writes);
+    ADD("run", "totals", "pg_wal_flushes", "%.0f", o->pg_flushes);
+    ADD("run", "totals", "pg_wal_flush_ms", "%.4g", 1e3 * o->pg_flush_time / o->pg_flushes);
 #undef ADD
     assert(n <= cap);
     sim_rep_result r = {0};

@@ -157,6 +157,10 @@ typedef struct val_live_out {
      * threads wrote (INFO stats io_threaded_writes_processed over the
      * round trips; NaN without Redis or the counter) */
     double redis_threaded_writes;
+    /* the PostgreSQL server's WAL flushes (fdatasync) during the run and
+     * the seconds they took, writes included (pg_stat_wal; the time needs
+     * track_wal_io_timing = on; NaN: unknown; the whole server's) */
+    double pg_flushes, pg_flush_time;
     /* seconds the loop's thread and the backends were runnable but waited
      * for a CPU (schedstat; on Linux this includes waking a halted vCPU) */
     double loop_wait, pg_wait;

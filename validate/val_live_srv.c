@@ -644,6 +644,34 @@ static int cleanup(srv *S, int schema_made, int failed, sim_err *err)
     return rc;
 }
 
+/* The server's WAL flushes so far (pg_stat_wal, PostgreSQL 14 or later):
+ * *syncs the fdatasync calls, *secs the seconds spent writing and syncing
+ * WAL when track_wal_io_timing is on in the server's configuration (its
+ * reset_val: every backend times its flushes); NaN when unknown.  First
+ * each of the run's backends reports the statistics it holds back
+ * (pg_stat_force_next_flush, PostgreSQL 15: a backend otherwise reports
+ * at most once a second), so that the run's last commits count.  The
+ * figures are the whole server's: other clients' commits count too. */
+static void wal_stats(srv *S, double *syncs, double *secs)
+{
+    sim_err e = {0};
+    *syncs = *secs = NAN;
+    for (unsigned i = 0; i < S->npg; i++)
+        if (val_probe_pg_exec(&S->s->pg, S->pg[i].c, "SELECT pg_stat_force_next_flush()",
+                              "reporting WAL statistics", S->s->timeout, &e) != SIM_OK)
+            break; /* before PostgreSQL 15: counts may lag by a second */
+    double v[3];
+    if (val_probe_pg_numbers(&S->s->pg, S->pg[0].c,
+                             "SELECT wal_sync, wal_sync_time + wal_write_time, "
+                             "(SELECT (reset_val = 'on')::int FROM pg_settings "
+                             "WHERE name = 'track_wal_io_timing') FROM pg_stat_wal",
+                             "reading pg_stat_wal", S->s->timeout, v, 3, &e) != SIM_OK)
+        return;
+    *syncs = v[0];
+    if (v[2] == 1)
+        *secs = v[1] / 1000;
+}
+
 int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv *s,
                  val_live_out *out, sim_err *err)
 {
@@ -672,6 +700,8 @@ int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv 
             proc_sched(S.pg[i].pid, &S.pg[i].cpu0, &S.pg[i].wait0);
         double r0 = S.nrd ? val_probe_redis_cpu(S.rd[0].c) : NAN;
         double tw0 = S.nrd ? val_probe_redis_threaded_writes(S.rd[0].c) : NAN;
+        double ws0, wt0;
+        wal_stats(&S, &ws0, &wt0);
         double lc0, lw0, lc1, lw1;
         sched_read("/proc/thread-self/schedstat", &lc0, &lw0);
         double h0 = host_cpu(), l0 = thread_cpu(), s0 = thread_sleeps();
@@ -698,6 +728,12 @@ int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv 
             double tw1 = val_probe_redis_threaded_writes(S.rd[0].c);
             if (trips > 0 && isfinite(tw0) && isfinite(tw1))
                 out->redis_threaded_writes = (tw1 - tw0) / trips;
+        }
+        if (rc == SIM_OK) {
+            double ws1, wt1;
+            wal_stats(&S, &ws1, &wt1);
+            out->pg_flushes = ws1 - ws0;
+            out->pg_flush_time = wt1 - wt0;
         }
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
         out->cores = ncpu > 0 ? (double)ncpu : NAN;

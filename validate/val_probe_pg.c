@@ -171,9 +171,15 @@ static PGconn *connect_one(pprobe *p, sim_err *err)
 }
 
 /* Run SQL (possibly several statements) on c, allowing `timeout` seconds. */
+/* Run sql on c within timeout seconds; the first row of the first result
+ * with rows goes, field by field as numbers, into vals[0..nvals) (NaN for
+ * a NULL, a field it lacks or no row; vals may be NULL). */
 static int exec_wait(pprobe *p, PGconn *c, const char *sql, const char *what, double timeout,
-                     sim_err *err)
+                     double *vals, int nvals, sim_err *err)
 {
+    for (int i = 0; i < nvals; i++)
+        vals[i] = NAN;
+    int got = 0;
     char why[600];
     if (!PQsendQuery(c, sql))
         return fail(p, err, "%s failed: %s", what, one_line(PQerrorMessage(c), why, sizeof why));
@@ -194,6 +200,12 @@ static int exec_wait(pprobe *p, PGconn *c, const char *sql, const char *what, do
             if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK && rc == SIM_OK)
                 rc = fail(p, err, "%s failed: %s", what,
                           one_line(PQresultErrorMessage(r), why, sizeof why));
+            if (s == PGRES_TUPLES_OK && !got && PQntuples(r) > 0) {
+                got = 1;
+                for (int i = 0; i < nvals && i < PQnfields(r); i++)
+                    if (!PQgetisnull(r, 0, i))
+                        vals[i] = strtod(PQgetvalue(r, 0, i), NULL);
+            }
             PQclear(r);
         }
         int w = wait_fd(p, PQsocket(c), (short)(POLLIN | (flushing ? POLLOUT : 0)), deadline);
@@ -545,7 +557,7 @@ static int setup(pprobe *p, sim_err *err)
 {
     PGconn *c = p->k[0].c;
     double t = p->o->timeout;
-    int rc = exec_wait(p, c, setup_sql, "creating the schema tfsim_probe", t, err);
+    int rc = exec_wait(p, c, setup_sql, "creating the schema tfsim_probe", t, NULL, 0, err);
     if (rc == SIM_OK && p->cfg->preload_holds > 0) {
         char sql[400];
         snprintf(sql, sizeof sql,
@@ -556,10 +568,10 @@ static int setup(pprobe *p, sim_err *err)
         /* Loading many rows takes longer than one reply is allowed: add
          * one second per 20,000 rows. */
         t += (double)p->cfg->preload_holds / 20000;
-        rc = exec_wait(p, c, sql, "preloading the holds table", t, err);
+        rc = exec_wait(p, c, sql, "preloading the holds table", t, NULL, 0, err);
     }
     if (rc == SIM_OK)
-        rc = exec_wait(p, c, "ANALYZE tfsim_probe.holds", "analyzing the holds table", t, err);
+        rc = exec_wait(p, c, "ANALYZE tfsim_probe.holds", "analyzing the holds table", t, NULL, 0, err);
     return rc;
 }
 
@@ -637,7 +649,7 @@ int val_probe_pg_run(const val_pg_conn *cfg, const val_probe_opts *o, val_probe_
         sim_err *e = rc ? &cerr : err;
         PGconn *c = connect_one(&p, e);
         int crc = c ? exec_wait(&p, c, "DROP SCHEMA IF EXISTS tfsim_probe CASCADE", "dropping the schema",
-                                o->timeout, e)
+                                o->timeout, NULL, 0, e)
                     : SIM_EFAIL;
         PQfinish(c);
         if (crc != SIM_OK) {
@@ -687,7 +699,19 @@ int val_probe_pg_exec(const val_pg_conn *c, PGconn *conn, const char *sql, const
     pprobe p;
     val_probe_opts o;
     int rc = accessor_init(&p, &o, c, timeout, err);
-    return rc ? rc : exec_wait(&p, conn, sql, what, timeout, err);
+    return rc ? rc : exec_wait(&p, conn, sql, what, timeout, NULL, 0, err);
+}
+
+int val_probe_pg_numbers(const val_pg_conn *c, PGconn *conn, const char *sql, const char *what,
+                         double timeout, double *vals, int nvals, sim_err *err)
+{
+    assert(vals || nvals == 0);
+    pprobe p;
+    val_probe_opts o;
+    int rc = accessor_init(&p, &o, c, timeout, err);
+    for (int i = 0; rc && i < nvals; i++)
+        vals[i] = NAN;
+    return rc ? rc : exec_wait(&p, conn, sql, what, timeout, vals, nvals, err);
 }
 
 const char *val_probe_pg_one_line(const char *in, char *out, size_t len)

@@ -78,12 +78,18 @@ int val_probe_pg_run(const val_pg_conn *c, const val_probe_opts *o, val_probe_re
  * naming the server and what failed (SIM_EINPUT for a bad conninfo).
  * val_probe_pg_exec: run sql (several statements allowed) on conn within
  * timeout seconds; `what` names the step in messages.
+ * val_probe_pg_numbers: val_probe_pg_exec that also reads the first row
+ * of the first result with rows, field by field as numbers, into
+ * vals[0..nvals) (caller storage; NaN for a NULL, a missing field, no row
+ * or a failure).
  * val_probe_pg_one_line: a libpq message on one line, into out. */
 struct pg_conn;
 int val_probe_pg_where(const val_pg_conn *c, char *where, size_t len, sim_err *err);
 struct pg_conn *val_probe_pg_connect(const val_pg_conn *c, double timeout, sim_err *err);
 int val_probe_pg_exec(const val_pg_conn *c, struct pg_conn *conn, const char *sql, const char *what,
                       double timeout, sim_err *err);
+int val_probe_pg_numbers(const val_pg_conn *c, struct pg_conn *conn, const char *sql, const char *what,
+                         double timeout, double *vals, int nvals, sim_err *err);
 const char *val_probe_pg_one_line(const char *in, char *out, size_t len);
 
 #endif

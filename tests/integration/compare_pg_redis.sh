@@ -36,6 +36,14 @@ if awk -F= '$1 == "postgres.commit_wake" { found = 1; if (!($2 >= 0 && $2 < 0.01
 if awk -F= '$1 == "postgres.busy_cost" { fb = 1; b = $2 } $1 == "postgres.wake_cpu" { fw = 1; w = $2 }
          END { exit !(fb && fw && b >= 0 && b <= 3 && w >= 0 && !(b > 0 && w > 0)) }' "$tmp/params.txt" &&
     grep -q "wake-ups (concurrency 1 vs .*busy +" "$tmp/err"; then ok; else bad "compare: postgres.busy_cost or postgres.wake_cpu from the loaded run, reported"; fi
+# the WAL flushes of the two runs (pg_stat_wal, timed on the test server)
+# price the wait of a flush that starts with the cores busy: the loaded
+# run's time per flush less concurrency 1's, at least 0, at most 10 ms
+f1=$(sed -n 's/.*WAL flush \([0-9.]*\) vs \([0-9.]*\) us: +\([0-9.]*\) us.*/\1 \2 \3/p' "$tmp/err")
+if [ -n "$f1" ] && echo "$f1" | awk -v fb="$(awk -F= '$1 == "postgres.flush_busy" { print $2 }' "$tmp/params.txt")" \
+    '{ want = $2 - $1; if (want < 0) want = 0; if (want > 10000) want = 10000
+       exit !($1 > 0 && $2 > 0 && fb != "" && (fb * 1e6 - want) ^ 2 < 4.01 && ($3 - want) ^ 2 < 4.01) }'; then
+    ok; else bad "compare: postgres.flush_busy from the runs' WAL flushes, reported (got '$f1')"; fi
 # Redis runs on this machine (its CPU is read), the backends too: both on
 # the host's cores, statements stacked on a busy loop's core; a save (MULTI,
 # HSET of 11 fields, EXPIRE, ZADD, EXEC) takes longer than a GET

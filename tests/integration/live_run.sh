@@ -27,6 +27,13 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
          $1 == "round_trip" { n[$2] = $(c["count"]); m[$2] = $(c["mean"]) }
          END { exit !(n["pg.commit_after_sums"] == 120 && n["pg.commit"] == 300 && m["pg.commit_after_sums"] > 0) }' "$tmp/out" &&
     ok || bad "live csv: 120 COMMITs after sums of 300"
+# the server's WAL flushes (pg_stat_wal; tests/servers.sh turns
+# track_wal_io_timing on): the 300 COMMITs, four at most in flight, share
+# between 75 and 300 flushes (a few more for the server's own), each timed
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+         $1 == "run" { f = $(c["pg_wal_flushes"]); ms = $(c["pg_wal_flush_ms"]) }
+         END { exit !(f >= 75 && f <= 320 && ms > 0 && ms < 1000) }' "$tmp/out" &&
+    ok || bad "live csv: the run's WAL flushes counted and timed (pg_stat_wal)"
 # CPU waits of the loop and of the backends (schedstat): measured, not negative,
 # and only for those two components
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
