@@ -63,7 +63,7 @@ const char cmd_compare_usage[] =
     "                     every core busy (postgres.busy_cost); its WAL flushes,\n"
     "                     against concurrency 1's (pg_stat_wal, with the server's\n"
     "                     track_wal_io_timing = on), price the wait of a flush\n"
-    "                     that starts with every core busy (postgres.flush_busy);\n"
+    "                     per thread waiting for a core (postgres.flush_wait);\n"
     "                     default: the live run of the largest concurrency\n"
     "  --cores N|auto     host.cores simulated: N, or auto (default): the online\n"
     "                     CPUs minus the cores other processes used during that\n"
@@ -120,12 +120,16 @@ static void print_calibration(FILE *f, const val_compare *c)
         fprintf(f,
                 "wake-ups (concurrency 1 vs %ld): loop %.2f vs %.2f us per round trip at %.2f vs %.2f "
                 "sleeps per round trip: base %.2f us + wake %.2f us; PostgreSQL %.1f vs %.1f us per "
-                "statement at %.2f vs %.2f sent alone: wake %.1f us, busy +%.0f%%; "
-                "WAL flush %.0f vs %.0f us: +%.0f us when the cores are busy\n",
+                "statement at %.2f vs %.2f sent alone: wake %.1f us, busy +%.0f%%; ",
                 k->loaded_at, k->o_rt_1 * 1e6, k->o_rt_n * 1e6, k->loop_sleep_1, k->loop_sleep_n,
                 k->o_rt * 1e6, k->wake * 1e6, k->pg_stmt_1 * 1e6, k->pg_stmt_n * 1e6, k->pg_alone_1,
-                k->pg_alone_n, k->pg_wake * 1e6, k->pg_busy * 100, k->flush_1 * 1e6, k->flush_n * 1e6,
-                k->flush_busy * 1e6);
+                k->pg_alone_n, k->pg_wake * 1e6, k->pg_busy * 100);
+    if (k->loaded_at > 0 && isfinite(k->flush_1) && isfinite(k->flush_n))
+        fprintf(f, "WAL flush %.0f vs %.0f us at %.2f vs %.2f threads waiting for a CPU: +%.0f us per waiting thread\n",
+                k->flush_1 * 1e6, k->flush_n * 1e6, k->wait_1, k->wait_n, k->flush_wait * 1e6);
+    else if (k->loaded_at > 0)
+        fprintf(f, "WAL flush times unknown (pg_stat_wal, PostgreSQL 14 or later, with the server's "
+                   "track_wal_io_timing = on): postgres.flush_wait 0\n");
     fprintf(f, "simulated vs live: MAPE %.1f%%, largest error %.1f%%; Amdahl MAPE %.1f%%\n", c->mape,
             c->max_err, c->mape_amdahl);
 }

@@ -362,13 +362,15 @@ static const tf_param registry[] = {
     {{"postgres", "flush", SIM_CFG_DIST, "0.25ms", 0, 0, NULL, "s",
        "WAL flush at commit; concurrent commits share one flush (group commit)"},
      TF_DIST(pg_flush), .source = "assumed; tfsim compare fits it (COMMIT latencies)"},
-    {{"postgres", "flush_busy", SIM_CFG_DUR, "0", 0, 0.1, NULL, "s",
-       "extra time of a WAL flush that starts while every host core is busy (backends on "
-       "the host): the flushing backend waits for a core after the disk is done; 0: none"},
-     TF_DOUBLE(pg_flush_busy),
-     .source = "0; tfsim compare measures it (pg_stat_wal, time per flush in its loaded run "
-               "less at concurrency 1: on this VM on 2026-12-05 0.16 ms per flush at 1, "
-               "0.46 ms at 8, 0.56 ms at 32)"},
+    {{"postgres", "flush_wait", SIM_CFG_DUR, "0", 0, 0.1, NULL, "s/thread",
+       "extra time of a WAL flush per thread waiting for a host core when it starts "
+       "(backends on the host; processor sharing's jobs beyond the cores): the flushing "
+       "backend waits behind them for a core after the disk is done; 0: none"},
+     TF_DOUBLE(pg_flush_wait),
+     .source = "0; tfsim compare measures it (pg_stat_wal's time per flush in its loaded run "
+               "less at concurrency 1, over the threads waiting for a CPU in it: on this VM on "
+               "2026-12-05 about 0.08-0.17 ms per waiting thread, two rounds at concurrency "
+               "1-16, and 94-269 us in four compares)"},
     {{"postgres", "holds_rows", SIM_CFG_NUM, "0", 0, 1e12, NULL, "rows",
        "rows in the holds table when the run starts (the real table is never emptied)"},
      TF_DOUBLE(holds_rows), .own = TF_OWN_PG_ACCOUNTING, .fit_lo = 1, .fit_hi = 1e9,

@@ -121,7 +121,7 @@ typedef struct tf_params {
     double pg_busy_cost;         /* CPU factor - 1 of a statement that finds no host core idle */
     double pg_commit_wake;       /* extra wait of a COMMIT after sums, a host core idle */
     sim_dist pg_flush;           /* WAL flush (group commit shares one flush) */
-    double pg_flush_busy;        /* extra time of a flush that starts with every host core busy */
+    double pg_flush_wait;        /* extra time of a flush per thread waiting for a host core */
     double holds_rows;           /* rows in the holds table when the run starts */
     int row_locks;               /* holds lock the capacity rows (SELECT ... FOR UPDATE) */
     sim_dist pg_jitter;          /* multiplier on backend CPU (mean 1) */

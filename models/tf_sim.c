@@ -207,7 +207,7 @@ typedef struct tfs {
     long pg_running;
     double pg_cpu;     /* backend CPU given so far, s */
     long stacked;
-    long wal_busy;     /* flushes that started with every host core busy (postgres.flush_busy) */
+    double wal_wait;   /* flushes' waits for a core so far, s (postgres.flush_wait) */
 } tfs;
 
 /* ---- event loops ---- */
@@ -572,16 +572,20 @@ static void pg_arrive(sim *s, void *obj)
     pg_start(s, r);
 }
 
-/* A flush that starts with every host core busy takes postgres.flush_busy
- * longer: its backend waits for a core after the disk is done. */
+/* A flush that starts with threads waiting for a host core (the host's
+ * jobs beyond its cores) takes postgres.flush_wait longer per waiting
+ * thread: its backend waits behind them for a core after the disk. */
 static double wal_latency(void *ctx, unsigned items)
 {
     (void)items;
     tfs *T = ctx;
     double x = sim_dist_sample(&T->p->pg_flush, T->r_flush);
-    if (T->p->pg_flush_busy > 0 && T->p->pg_on_host && !pg_core_idle(T)) {
-        x += T->p->pg_flush_busy;
-        T->wal_busy++;
+    if (T->p->pg_flush_wait > 0 && T->p->pg_on_host) {
+        double q = sim_ps_present(&T->host) - T->host.cores;
+        if (q > 0) {
+            x += q * T->p->pg_flush_wait;
+            T->wal_wait += q * T->p->pg_flush_wait;
+        }
     }
     return x;
 }
@@ -1330,10 +1334,9 @@ static void collect(tfs *T, tf_out *o)
     o->util[TF_C_WAL] = NAN;
     o->queue[TF_C_WAL] = NAN;
     if (T->wal.batches) {
-        /* busy share: flushes x mean flush time (and the waits of those
-         * that found the cores busy) / elapsed */
-        o->util[TF_C_WAL] =
-            ((double)T->wal.batches * sim_dist_mean(&p->pg_flush) + (double)T->wal_busy * p->pg_flush_busy) / now;
+        /* busy share: flushes x mean flush time (and their waits for a
+         * core) / elapsed */
+        o->util[TF_C_WAL] = ((double)T->wal.batches * sim_dist_mean(&p->pg_flush) + T->wal_wait) / now;
         o->queue[TF_C_WAL] = T->wal.size.mean;
     }
     o->util[TF_C_REDIS] = tf_redis_utilisation(&T->redis, now);

@@ -200,11 +200,19 @@ static double flush_each(const val_live_out *o)
     return o->pg_flushes > 0 ? o->pg_flush_time / o->pg_flushes : NAN;
 }
 
-double val_compare_flush_busy(double flush_1, double flush_n)
+/* Threads (the loop and the backends) waiting for a CPU, time average
+ * over a run (NaN: unknown). */
+static double threads_waiting(const val_live_out *o)
 {
-    if (!(isfinite(flush_1) && isfinite(flush_n) && flush_1 > 0 && flush_n > flush_1))
+    return o->elapsed > 0 ? (o->loop_wait + o->pg_wait) / o->elapsed : NAN;
+}
+
+double val_compare_flush_wait(double flush_1, double wait_1, double flush_n, double wait_n)
+{
+    if (!(isfinite(flush_1) && isfinite(flush_n) && isfinite(wait_1) && isfinite(wait_n) && flush_1 > 0 &&
+          flush_n > flush_1 && wait_n - wait_1 >= 0.1))
         return 0;
-    return fmin(0.01, flush_n - flush_1);
+    return fmin(0.01, (flush_n - flush_1) / (wait_n - wait_1));
 }
 
 /* Split CPU per operation d (at concurrency 1: d1 with wake-up share g1;
@@ -303,8 +311,9 @@ static int calib_from(const tf_params *p, const val_live_out *o, const samples *
     double g1 = pg_statements(o) > 0 ? o->pg_alone / pg_statements(o) : NAN;
     cal->loop_sleep_1 = s1;
     cal->pg_alone_1 = g1;
-    cal->loop_sleep_n = cal->pg_alone_n = cal->o_rt_n = cal->pg_stmt_n = cal->flush_n = NAN;
+    cal->loop_sleep_n = cal->pg_alone_n = cal->o_rt_n = cal->pg_stmt_n = cal->flush_n = cal->wait_n = NAN;
     cal->flush_1 = flush_each(o);
+    cal->wait_1 = threads_waiting(o);
     cal->pg_stmt_1 = pg_per_statement(o);
     double wake = 0, pwake = 0, base = o_rt, pbase;
     if (loaded) {
@@ -323,11 +332,12 @@ static int calib_from(const tf_params *p, const val_live_out *o, const samples *
          * finds no core idle */
         if (cal->pg_on_host && pw == 0)
             cal->pg_busy = val_compare_busy_cost(cal->pg_stmt_1, cal->pg_stmt_n);
-        /* a WAL flush takes longer under load (pg_stat_wal): charged to
-         * the flushes that start with every core busy */
+        /* a WAL flush takes longer under load (pg_stat_wal): its backend
+         * waits behind the threads queued for a core */
         cal->flush_n = flush_each(loaded);
+        cal->wait_n = threads_waiting(loaded);
         if (cal->pg_on_host)
-            cal->flush_busy = val_compare_flush_busy(cal->flush_1, cal->flush_n);
+            cal->flush_wait = val_compare_flush_wait(cal->flush_1, cal->wait_1, cal->flush_n, cal->wait_n);
     }
     cal->o_rt_1 = o_rt;
     cal->o_rt = base;
@@ -448,7 +458,7 @@ size_t val_compare_overrides(const val_compare_calib *cal, const tf_params *p, d
         "postgres.sum_cpu=%.9g\npostgres.commit_wake=%.9g\n"
         "postgres.flush=%s\nredis.service=%s\nredis.save_extra=%.9g\n"
         "server.wake_cpu=%.9g\npostgres.wake_cpu=%.9g\npostgres.busy_cost=%.9g\n"
-        "postgres.flush_busy=%.9g\n"
+        "postgres.flush_wait=%.9g\n"
         "host.redis_on_host=%s\nhost.wake_affine=%s\nredis.wake_wait=0\n",
         req, fmin(1, fmax(0, split)), s * p->cpu_checkout, s * p->cpu_webhook,
         s * p->pg_loop_cpu_txn + 2 * c, s * p->pg_loop_cpu_query + c + cal->o_rt,
@@ -456,7 +466,7 @@ size_t val_compare_overrides(const val_compare_calib *cal, const tf_params *p, d
         cal->pg_on_host ? "true" : "false", cal->rtt, cal->query_cpu, cal->query_cpu, cal->row_cost, cal->sum_cpu,
         cal->commit_wake,
         cal->flush, cal->redis_service, cal->save_extra, cal->wake, cal->pg_wake, cal->pg_busy,
-        cal->flush_busy,
+        cal->flush_wait,
         cal->redis_on_host ? "true" : "false",
         cal->pg_on_host || cal->redis_on_host ? "true" : "false");
     size_t used = n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;

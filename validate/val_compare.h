@@ -60,13 +60,17 @@
  *                          (scan_fraction x mean holds rows of the run)
  *   postgres.sum_cpu       f (a0 - o_rt - L_s), a0 that line at no rows
  *                          (0 without the line)
- *   postgres.flush_busy    the loaded run's seconds per WAL flush less
+ *   postgres.flush_wait    the loaded run's seconds per WAL flush less
  *                          concurrency 1's (pg_stat_wal's sync and write
  *                          time over its fdatasync calls, when the server
- *                          has track_wal_io_timing = on), at least 0, at
- *                          most 10 ms (charged to a flush that starts
- *                          with every host core busy: its backend waits
- *                          for a core after the disk); 0 without both
+ *                          has track_wal_io_timing = on), over the loaded
+ *                          run's threads waiting for a CPU less
+ *                          concurrency 1's (the loop's and the backends'
+ *                          schedstat waits over the run's time), at least
+ *                          0, at most 10 ms (charged to a flush per
+ *                          simulated thread waiting for a core when it
+ *                          starts: its backend waits behind them after
+ *                          the disk); 0 without the figures
  *   postgres.commit_wake   the mean latency of the COMMITs of transactions
  *                          that ran sums (holds) less the other COMMITs'
  *                          (at least 0; 0 without both)
@@ -158,7 +162,7 @@ typedef struct val_compare_calib {
     double commit_wake;                 /* postgres.commit_wake */
     double wake, pg_wake;               /* server.wake_cpu, postgres.wake_cpu */
     double pg_busy;                     /* postgres.busy_cost */
-    double flush_busy;                  /* postgres.flush_busy */
+    double flush_wait;                  /* postgres.flush_wait */
     long loaded_at;                     /* concurrency of the loaded run (0: none) */
     /* measured: CPU per round trip of the loop and per statement, loop
      * sleeps per round trip, share of statements sent alone; _1 at
@@ -166,6 +170,7 @@ typedef struct val_compare_calib {
     double o_rt_1, o_rt_n, pg_stmt_1, pg_stmt_n;
     double loop_sleep_1, loop_sleep_n, pg_alone_1, pg_alone_n;
     double flush_1, flush_n;            /* seconds per WAL flush (pg_stat_wal) */
+    double wait_1, wait_n;              /* threads waiting for a CPU (schedstat) */
     char flush[2048], redis_service[2048];  /* distribution specs */
     double save_extra;                  /* redis.save_extra */
     long redis_io_threads;              /* the server's io-threads (0: unknown) */
@@ -239,11 +244,14 @@ int val_compare_fit_spec(const double *x, size_t n, double minus, char *spec, si
  * (then the difference is a wake-up cost) or either is missing (NaN) */
 double val_compare_busy_cost(double stmt_1, double stmt_n);
 
-/* postgres.flush_busy from the seconds per WAL flush at concurrency 1
- * (flush_1) and in the loaded run (flush_n): flush_n - flush_1 when the
- * loaded run's flushes take longer, at most 10 ms; else, or when either is
- * missing (NaN: no pg_stat_wal, or track_wal_io_timing off), 0 */
-double val_compare_flush_busy(double flush_1, double flush_n);
+/* postgres.flush_wait from the seconds per WAL flush and the threads
+ * waiting for a CPU (time averages) at concurrency 1 (flush_1, wait_1) and
+ * in the loaded run (flush_n, wait_n): (flush_n - flush_1) / (wait_n -
+ * wait_1), seconds per waiting thread, at most 10 ms, when the loaded
+ * run's flushes take longer and at least 0.1 more threads wait in it;
+ * else, or when one is missing (NaN: no pg_stat_wal, track_wal_io_timing
+ * off, no schedstat), 0 */
+double val_compare_flush_wait(double flush_1, double wait_1, double flush_n, double wait_n);
 
 /* The simulation overrides for stand-in scale s and per-step c, cores:
  * appended as "section.key=value" lines (each ending in '\n') to buf (len
