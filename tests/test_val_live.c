@@ -7,6 +7,7 @@
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "models/mdl.h"
 #include "models/tf_params.h"
@@ -635,6 +636,54 @@ static void test_compare_flush_wait(void **state)
     assert_close(val_compare_flush_wait(0, 0.05, 0.56e-3, 4), 0, 0);
 }
 
+/* Runs pooled for the calibration: sums of the counters and CPU, each
+ * round-trip class pooled as if all its round trips were one sample
+ * (checked against the mean and sd of the concatenated samples), a class
+ * one run lacks taken from the other, NaN kept. */
+static void test_compare_pool(void **state)
+{
+    (void)state;
+    static const double xa[] = {1, 2, 3, 4}, xb[] = {10, 20};
+    val_live_out r[2];
+    memset(r, 0, sizeof r);
+    r[0].call[0] = (val_live_cstat){4, 2.5, sqrt(5.0 / 3), 1};
+    r[1].call[0] = (val_live_cstat){2, 15, sqrt(50.0), 10};
+    r[1].call[1] = (val_live_cstat){3, 7, 1, 6};
+    r[0].pg_cpu = 0.5;
+    r[1].pg_cpu = 0.25;
+    r[0].calls = 100;
+    r[1].calls = 50;
+    r[0].pg_flushes = 10;
+    r[1].pg_flushes = 20;
+    r[0].pg_flush_time = 1e-3;
+    r[1].pg_flush_time = NAN;
+    r[0].elapsed = 1;
+    r[1].elapsed = 2;
+    r[0].holds_rows_end = 77;
+    r[1].holds_rows_end = 99;
+    val_live_out p;
+    val_compare_pool(r, 2, &p);
+    double all[6];
+    memcpy(all, xa, sizeof xa);
+    memcpy(all + 4, xb, sizeof xb);
+    assert_close(p.call[0].n, 6, 0);
+    assert_close(p.call[0].mean, gsl_stats_mean(all, 1, 6), 1e-12);
+    assert_close(p.call[0].sd, gsl_stats_sd(all, 1, 6), 1e-12);
+    assert_close(p.call[0].min, 1, 0);
+    assert_close(p.call[1].n, 3, 0);
+    assert_close(p.call[1].mean, 7, 0);
+    assert_close(p.pg_cpu, 0.75, 1e-15);
+    assert_close(p.calls, 150, 0);
+    assert_close(p.pg_flushes, 30, 0);
+    assert_true(isnan(p.pg_flush_time));
+    assert_close(p.elapsed, 3, 0);
+    assert_close(p.holds_rows_end, 77, 0);
+    /* one run: itself */
+    val_compare_pool(r, 1, &p);
+    assert_close(p.call[0].mean, 2.5, 0);
+    assert_close(p.pg_cpu, 0.5, 0);
+}
+
 /* The calibration's distribution specs: a lognormal sample less its
  * offset gets a family with the sample's mean; a sample mostly below the
  * offset (the model already charges more than most round trips) and a
@@ -736,6 +785,7 @@ int main(void)
         cmocka_unit_test(test_overrides_match_the_spin),
         cmocka_unit_test(test_compare_busy_cost),
         cmocka_unit_test(test_compare_flush_wait),
+        cmocka_unit_test(test_compare_pool),
         cmocka_unit_test(test_fit_spec),
         cmocka_unit_test(test_analyse),
     };

@@ -604,6 +604,50 @@ void val_compare_analyse(val_compare *c, const char *key)
  * live_lo/live_hi; the rest of pt->live (CPU counters, round trips, kind
  * timings) becomes that of the run with the median elapsed time.  runs is
  * borrowed.  Cost O(n log n). */
+static val_live_cstat cstat_pool(const val_live_cstat *a, const val_live_cstat *b)
+{
+    if (!(a->n > 0))
+        return *b;
+    if (!(b->n > 0))
+        return *a;
+    val_live_cstat r;
+    r.n = a->n + b->n;
+    r.mean = (a->n * a->mean + b->n * b->mean) / r.n;
+    /* pooled variance: within each plus between the means */
+    double ss = (a->n - 1) * a->sd * a->sd + (b->n - 1) * b->sd * b->sd + a->n * (a->mean - r.mean) * (a->mean - r.mean) +
+                b->n * (b->mean - r.mean) * (b->mean - r.mean);
+    r.sd = r.n > 1 ? sqrt(fmax(0, ss) / (r.n - 1)) : 0;
+    r.min = fmin(a->min, b->min);
+    return r;
+}
+
+void val_compare_pool(const val_live_out *runs, unsigned n, val_live_out *out)
+{
+    assert(n >= 1);
+    *out = runs[0];
+    for (unsigned r = 1; r < n; r++) {
+        const val_live_out *x = &runs[r];
+        out->loop_cpu += x->loop_cpu;
+        out->pg_cpu += x->pg_cpu;
+        out->redis_cpu += x->redis_cpu;
+        out->host_cpu += x->host_cpu;
+        out->loop_sleeps += x->loop_sleeps;
+        out->loop_wait += x->loop_wait;
+        out->pg_wait += x->pg_wait;
+        out->pg_flushes += x->pg_flushes;
+        out->pg_flush_time += x->pg_flush_time;
+        out->spin += x->spin;
+        out->elapsed += x->elapsed;
+        out->calls += x->calls;
+        out->requests += x->requests;
+        out->idle_waits += x->idle_waits;
+        out->pg_alone += x->pg_alone;
+        for (int c = 0; c < VAL_LIVE_NCLASS; c++)
+            out->call[c] = cstat_pool(&out->call[c], &x->call[c]);
+        out->commit_after_sums = cstat_pool(&out->commit_after_sums, &x->commit_after_sums);
+    }
+}
+
 static void live_aggregate(val_compare_point *pt, const val_live_out *runs, unsigned n)
 {
     assert(n >= 1 && n <= VAL_COMPARE_MAX_LIVE_REPS);
@@ -635,6 +679,7 @@ static void live_aggregate(val_compare_point *pt, const val_live_out *runs, unsi
         pt->live_lo[ph] = x[ph][0];
         pt->live_hi[ph] = x[ph][nx[ph] - 1];
     }
+    val_compare_pool(runs, n, &pt->pooled);
     pt->background = background_cores(&pt->live);
     pt->live_wait = pt->live.elapsed > 0 ? (pt->live.loop_wait + pt->live.pg_wait) / pt->live.elapsed : NAN;
     pt->live_threaded = pt->live.redis_threaded_writes;
@@ -691,7 +736,7 @@ int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare 
             lo.cpu_per_step = 0;
             rc = calib_run(base, o, &lo, 1, &p1, &own, err);
         } else {
-            o1 = &c->pts[one].live;
+            o1 = &c->pts[one].pooled;
         }
         if (rc == SIM_OK && o->demands_at > 0) {
             step(o, "calibration of the wake-ups: concurrency %ld, no stand-in CPU", o->demands_at);
@@ -743,7 +788,7 @@ int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare 
         } else {
             for (size_t i = 0; i < o->n; i++)
                 if (i != one && ps[i].concurrency > (at ? at : 1)) {
-                    ld = &c->pts[i].live;
+                    ld = &c->pts[i].pooled;
                     at = ps[i].concurrency;
                 }
         }

@@ -181,8 +181,11 @@ typedef struct val_compare_calib {
 typedef struct val_compare_point {
     char value[128];
     long concurrency;              /* client.concurrency of the point */
-    val_live_out live;             /* the first live run; phase throughputs: the median
-                                      over the point's runs */
+    val_live_out live;             /* the representative live run (the median elapsed
+                                      time); phase throughputs: the median over the
+                                      point's runs */
+    val_live_out pooled;           /* the point's runs pooled (val_compare_pool): what
+                                      the calibration and the loaded run read */
     unsigned live_runs;            /* live runs made (the rest cut short by a failure) */
     double live_lo[TF_NPHASES], live_hi[TF_NPHASES]; /* range of the runs' throughputs */
     double background;             /* cores used by other processes during the first run */
@@ -252,6 +255,13 @@ double val_compare_busy_cost(double stmt_1, double stmt_n);
  * else, or when one is missing (NaN: no pg_stat_wal, track_wal_io_timing
  * off, no schedstat), 0 */
 double val_compare_flush_wait(double flush_1, double wait_1, double flush_n, double wait_n);
+
+/* runs[0..n) (borrowed, n >= 1) of one configuration pooled into *out:
+ * counts, CPU seconds, waits, WAL flushes and elapsed times summed, each
+ * round-trip class's statistics pooled (count, mean and sd over all its
+ * round trips, least minimum); the rest (phases, kinds, settings, the
+ * holds rows) from runs[0].  A NaN in any run makes the sum NaN. */
+void val_compare_pool(const val_live_out *runs, unsigned n, val_live_out *out);
 
 /* The simulation overrides for stand-in scale s and per-step c, cores:
  * appended as "section.key=value" lines (each ending in '\n') to buf (len
