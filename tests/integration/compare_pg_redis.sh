@@ -97,6 +97,18 @@ expect 0 "compare --live-reps 3" -- compare_srv configs/live/pg_redis.ini \
     --live-reps 3 --reps 2 --format csv
 awk -F, '$1 == "point" { n++; if ($12 != 3 || !($13 >= 0)) bad = 1 }
          END { exit bad || n != 4 }' "$tmp/out" && ok || { bad "compare --live-reps 3: 3 runs and a range per point"; sed 's/^/    /' "$tmp/out"; }
+# the --live-reps 3 runs pooled: the WAL flushes of the loaded point's
+# three runs are read (a line of figures, not "unknown")
+expect_err "WAL flush [0-9]* vs [0-9]* us at" "compare --live-reps 3: the flushes of the runs read"
+# with track_wal_io_timing off (here for the driver's sessions, set at
+# connection: what they read as the server's setting) the flush times are
+# unknown: compare says so and prices no wait
+expect 0 "compare, WAL timing off" -- "$TFSIM" compare configs/live/pg_redis.ini \
+    --vary client.concurrency=1,4 --set client.total=30 --set client.phases=reserve,commit \
+    --reps 2 --params-out "$tmp/params_off.txt" --redis-socket "$TFSIM_REDIS_SOCKET" \
+    --pg-conninfo "$TFSIM_PG_CONNINFO options='-c track_wal_io_timing=off'"
+expect_out "WAL flush times unknown" "compare, WAL timing off: says the flush times are unknown"
+if grep -qx 'postgres.flush_wait=0' "$tmp/params_off.txt"; then ok; else bad "compare, WAL timing off: no flush wait priced"; fi
 expect 2 "compare --live-reps 0" -- compare_srv configs/live/pg_redis.ini --vary client.concurrency=1,2 --live-reps 0
 expect_err "--live-reps" "compare --live-reps 0: names the option"
 # bad input (exit 2 before anything runs) and a server that is down (exit 1)
