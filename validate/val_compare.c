@@ -599,11 +599,8 @@ void val_compare_analyse(val_compare *c, const char *key)
     errors(c);
 }
 
-/* The live figure of a point from its n runs (n >= 1): each complete
- * phase's throughput becomes the median over the runs, with their range in
- * live_lo/live_hi; the rest of pt->live (CPU counters, round trips, kind
- * timings) becomes that of the run with the median elapsed time.  runs is
- * borrowed.  Cost O(n log n). */
+/* One round-trip class of two runs pooled: count, mean and sd over all
+ * their round trips, the least minimum. */
 static val_live_cstat cstat_pool(const val_live_cstat *a, const val_live_cstat *b)
 {
     if (!(a->n > 0))
@@ -648,6 +645,11 @@ void val_compare_pool(const val_live_out *runs, unsigned n, val_live_out *out)
     }
 }
 
+/* The live figure of a point from its n runs (n >= 1): each complete
+ * phase's throughput becomes the median over the runs, with their range in
+ * live_lo/live_hi; the rest of pt->live (CPU counters, round trips, kind
+ * timings) becomes that of the run with the median elapsed time; the runs
+ * pooled go to pt->pooled.  runs is borrowed.  Cost O(n log n). */
 static void live_aggregate(val_compare_point *pt, const val_live_out *runs, unsigned n)
 {
     assert(n >= 1 && n <= VAL_COMPARE_MAX_LIVE_REPS);

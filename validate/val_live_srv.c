@@ -696,12 +696,13 @@ int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv 
     }
     if (rc == SIM_OK) {
         val_live_io io = {&S, io_now, io_spin, io_start, io_wait};
+        /* first, so that its statements' CPU is not the run's */
+        double ws0, wt0;
+        wal_stats(&S, &ws0, &wt0);
         for (unsigned i = 0; i < S.npg; i++)
             proc_sched(S.pg[i].pid, &S.pg[i].cpu0, &S.pg[i].wait0);
         double r0 = S.nrd ? val_probe_redis_cpu(S.rd[0].c) : NAN;
         double tw0 = S.nrd ? val_probe_redis_threaded_writes(S.rd[0].c) : NAN;
-        double ws0, wt0;
-        wal_stats(&S, &ws0, &wt0);
         double lc0, lw0, lc1, lw1;
         sched_read("/proc/thread-self/schedstat", &lc0, &lw0);
         double h0 = host_cpu(), l0 = thread_cpu(), s0 = thread_sleeps();

@@ -170,10 +170,10 @@ static PGconn *connect_one(pprobe *p, sim_err *err)
     return c;
 }
 
-/* Run SQL (possibly several statements) on c, allowing `timeout` seconds. */
-/* Run sql on c within timeout seconds; the first row of the first result
- * with rows goes, field by field as numbers, into vals[0..nvals) (NaN for
- * a NULL, a field it lacks or no row; vals may be NULL). */
+/* Run SQL (possibly several statements) on c, allowing `timeout` seconds;
+ * the first row of the first result with rows goes, field by field as
+ * numbers, into vals[0..nvals) (NaN for a NULL, a field it lacks or no
+ * row; vals may be NULL with nvals 0). */
 static int exec_wait(pprobe *p, PGconn *c, const char *sql, const char *what, double timeout,
                      double *vals, int nvals, sim_err *err)
 {
