@@ -599,23 +599,32 @@ void val_compare_analyse(val_compare *c, const char *key)
     errors(c);
 }
 
-/* One round-trip class of two runs pooled: count, mean and sd over all
- * their round trips, the least minimum. */
+/* A round-trip class's statistics as the running moments they came from
+ * (its max is not kept: the min stands in). */
+static sim_welford welford_of(const val_live_cstat *c)
+{
+    sim_welford w;
+    sim_welford_init(&w);
+    if (c->n > 0) {
+        w.n = (uint64_t)c->n;
+        w.mean = c->mean;
+        w.m2 = c->n > 1 ? c->sd * c->sd * (c->n - 1) : 0;
+        w.min = w.max = c->min;
+    }
+    return w;
+}
+
+/* One round-trip class of two runs pooled (sim_welford_merge): count,
+ * mean and sd over all their round trips, the least minimum. */
 static val_live_cstat cstat_pool(const val_live_cstat *a, const val_live_cstat *b)
 {
     if (!(a->n > 0))
         return *b;
     if (!(b->n > 0))
         return *a;
-    val_live_cstat r;
-    r.n = a->n + b->n;
-    r.mean = (a->n * a->mean + b->n * b->mean) / r.n;
-    /* pooled variance: within each plus between the means */
-    double ss = (a->n - 1) * a->sd * a->sd + (b->n - 1) * b->sd * b->sd + a->n * (a->mean - r.mean) * (a->mean - r.mean) +
-                b->n * (b->mean - r.mean) * (b->mean - r.mean);
-    r.sd = r.n > 1 ? sqrt(fmax(0, ss) / (r.n - 1)) : 0;
-    r.min = fmin(a->min, b->min);
-    return r;
+    sim_welford w = welford_of(a), wb = welford_of(b);
+    sim_welford_merge(&w, &wb);
+    return (val_live_cstat){(double)w.n, w.mean, sim_welford_sd(&w), w.min};
 }
 
 void val_compare_pool(const val_live_out *runs, unsigned n, val_live_out *out)
@@ -683,7 +692,7 @@ static void live_aggregate(val_compare_point *pt, const val_live_out *runs, unsi
     }
     val_compare_pool(runs, n, &pt->pooled);
     pt->background = background_cores(&pt->live);
-    pt->live_wait = pt->live.elapsed > 0 ? (pt->live.loop_wait + pt->live.pg_wait) / pt->live.elapsed : NAN;
+    pt->live_wait = threads_waiting(&pt->live);
     pt->live_threaded = pt->live.redis_threaded_writes;
 }
 
