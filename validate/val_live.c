@@ -704,7 +704,8 @@ void val_live_table(const val_live_out *o, int text, sim_table *t)
     ADD("run", "totals", "elapsed", "%.4g", o->elapsed);
     ADD("run", "totals", "redis_threaded_writes", "%.3f", o->redis_threaded_writes);
     ADD("run", "totals", "pg_wal_flushes", "%.0f", o->pg_flushes);
-    ADD("run", "totals", "pg_wal_flush_ms", "%.4g", 1e3 * o->pg_flush_time / o->pg_flushes);
+    ADD("run", "totals", "pg_wal_flush_ms", "%.4g",
+        o->pg_flushes > 0 ? 1e3 * o->pg_flush_time / o->pg_flushes : NAN);
 #undef ADD
     assert(n <= cap);
     sim_rep_result r = {0};

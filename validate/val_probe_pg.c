@@ -693,25 +693,22 @@ PGconn *val_probe_pg_connect(const val_pg_conn *c, double timeout, sim_err *err)
     return accessor_init(&p, &o, c, timeout, err) ? NULL : connect_one(&p, err);
 }
 
-int val_probe_pg_exec(const val_pg_conn *c, PGconn *conn, const char *sql, const char *what,
-                      double timeout, sim_err *err)
-{
-    pprobe p;
-    val_probe_opts o;
-    int rc = accessor_init(&p, &o, c, timeout, err);
-    return rc ? rc : exec_wait(&p, conn, sql, what, timeout, NULL, 0, err);
-}
-
 int val_probe_pg_numbers(const val_pg_conn *c, PGconn *conn, const char *sql, const char *what,
                          double timeout, double *vals, int nvals, sim_err *err)
 {
     assert(vals || nvals == 0);
+    for (int i = 0; i < nvals; i++)
+        vals[i] = NAN;
     pprobe p;
     val_probe_opts o;
     int rc = accessor_init(&p, &o, c, timeout, err);
-    for (int i = 0; rc && i < nvals; i++)
-        vals[i] = NAN;
     return rc ? rc : exec_wait(&p, conn, sql, what, timeout, vals, nvals, err);
+}
+
+int val_probe_pg_exec(const val_pg_conn *c, PGconn *conn, const char *sql, const char *what,
+                      double timeout, sim_err *err)
+{
+    return val_probe_pg_numbers(c, conn, sql, what, timeout, NULL, 0, err);
 }
 
 const char *val_probe_pg_one_line(const char *in, char *out, size_t len)
