@@ -42,6 +42,9 @@ int cli_fail(const char *cmd, const sim_err *err);
 /* Print a usage error ("tfsim CMD: message; see tfsim CMD --help") and
  * return EXIT_INPUT. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An option given last, without the value it would take: "needs a value"
+ * when the command's help names it, else "unknown option"; EXIT_INPUT. */
+int cli_no_value(const char *cmd, const char *opt);
 /* If argv holds -h/--help, print the command's usage to stdout and return 1. */
 int cli_wants_help(const char *cmd, int argc, char **argv);
 void cli_print_usage(const char *cmd, FILE *out);

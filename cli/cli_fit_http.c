@@ -98,7 +98,7 @@ int cli_fit_http(int argc, char **argv)
             else if (i + 1 < argc)
                 v = argv[++i];
             else {
-                rc = cli_usage_error(cmd, "%s: missing value", flag);
+                rc = cli_no_value(cmd, flag);
                 break;
             }
         } else if (a[0] == '-' && a[1]) {

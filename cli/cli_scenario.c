@@ -59,13 +59,20 @@ int cli_scenario_opt(const char *cmd, int argc, char **argv, int *i, sim_cfg *ov
             return -1;
         return cli_parse_format(cmd, argv[++*i], &o->format) ? -1 : 1;
     }
-    if (!strcmp(a, "--manifest") || !strcmp(a, "--db")) {
+    /* only `run` writes a manifest file (the others keep theirs in --db):
+     * elsewhere --manifest is an unknown option, not one silently ignored */
+    if ((!strcmp(a, "--manifest") && !strcmp(cmd, "run")) || !strcmp(a, "--db")) {
         if (!need(cmd, argc, argv, *i))
             return -1;
-        if (!strcmp(a, "--db"))
+        if (!strcmp(a, "--db")) {
             o->db = argv[++*i];
-        else
+        } else {
             o->manifest = argv[++*i];
+            if (!strcmp(o->manifest, "-")) {
+                cli_usage_error(cmd, "--manifest -: standard output holds the results; give a file");
+                return -1;
+            }
+        }
         return 1;
     }
     return 0;

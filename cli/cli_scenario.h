@@ -1,7 +1,7 @@
 /* cli_scenario: the options every simulating command shares (CONFIG,
- * --set, --seed, --reps, --jobs, --format, --manifest, --db), loading the
- * scenario they describe, and the manifest that records how a result was
- * made (for --manifest and the results store).
+ * --set, --seed, --reps, --jobs, --format, --db; --manifest for `run`
+ * only), loading the scenario they describe, and the manifest that records
+ * how a result was made (for --manifest and the results store).
  *
  * --jobs is kept out of the config overrides: it changes how fast results
  * come, never what they are, so it must not change the config hash, the

@@ -95,8 +95,17 @@ int cli_sweep_prepare(const cli_opts *o, sim_cfg *cfg, sim_cfg *ov, const char *
         rc = cli_scenario_load(o, c, ov, err);
         if (rc == SIM_OK)
             rc = sim_cfg_set_as(c, set, "--vary", err);
-        if (rc == SIM_OK)
+        if (rc == SIM_OK) {
             rc = mdl_scenario_init(&sc, c, err);
+            /* a setup that ran and failed (a pilot run that hit a limit)
+             * fails the same way when the point runs, and is reported
+             * there with the other points' table: only bad input stops
+             * the sweep here */
+            if (rc == SIM_EFAIL) {
+                rc = SIM_OK;
+                sim_err_clear(err);
+            }
+        }
         if (rc == SIM_OK) {
             sw->overrides[i] = dupstr(sim_cfg_overrides(c));
             sw->hash[i] = sim_cfg_hash(c);

@@ -2,6 +2,7 @@
 
 #include "reports/rep_store.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -41,6 +42,21 @@ void cli_print_usage(const char *cmd, FILE *out)
             return;
         }
     }
+}
+
+int cli_no_value(const char *cmd, const char *opt)
+{
+    const char *usage = NULL;
+    for (size_t i = 0; i < cli_ncommands; i++)
+        if (!strcmp(cli_commands[i].name, cmd))
+            usage = cli_commands[i].usage;
+    size_t n = strlen(opt);
+    /* opt as a whole word of the help: not a prefix of a longer option */
+    for (const char *p = usage; p && n && (p = strstr(p, opt)); p += n)
+        if ((p == usage || !(isalnum((unsigned char)p[-1]) || p[-1] == '-')) &&
+            !(isalnum((unsigned char)p[n]) || p[n] == '-' || p[n] == '_'))
+            return cli_usage_error(cmd, "%s needs a value", opt);
+    return cli_usage_error(cmd, "unknown option %s", opt);
 }
 
 int cli_wants_help(const char *cmd, int argc, char **argv)

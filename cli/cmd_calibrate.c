@@ -115,8 +115,7 @@ int cmd_calibrate(int argc, char **argv)
             continue;
         }
         if (i + 1 >= argc || a[0] != '-') {
-            rc = cli_usage_error(cmd, a[0] == '-' ? "%s needs a value" : "unexpected argument %s",
-                                 a);
+            rc = a[0] == '-' ? cli_no_value(cmd, a) : cli_usage_error(cmd, "unexpected argument %s", a);
             goto done;
         }
         const char *v = argv[++i], *why;
@@ -202,8 +201,8 @@ int cmd_calibrate(int argc, char **argv)
     val_calib_points_table(&c, t);
     val_calib_kinds_table(&c, kt);
     if (ca.fmt == SIM_FMT_TEXT) {
-        printf("calibration of %s on %s: %zu points, %zu parameters, ", c.arch, c.file, c.npts,
-               c.np);
+        printf("calibration of %s on %s: %zu concurrencies, %zu parameters, ", c.arch, c.file,
+               c.npts, c.np);
         if (c.cached)
             printf("stored fit (run %lld of %s), objective %.5g\n\n", (long long)store.found_run,
                    ca.db, c.objective);

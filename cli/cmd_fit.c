@@ -97,7 +97,7 @@ int cmd_fit(int argc, char **argv)
                 else if (i + 1 < argc)
                     v = argv[++i];
                 else
-                    return cli_usage_error(cmd, "%s: missing value", flag);
+                    return cli_no_value(cmd, flag);
             } else if (eq) {
                 return cli_usage_error(cmd, "--chosen takes no value");
             }

@@ -100,8 +100,7 @@ int cmd_predict(int argc, char **argv)
             continue;
         }
         if (i + 1 >= argc || a[0] != '-') {
-            rc = cli_usage_error(cmd, a[0] == '-' ? "%s needs a value" : "unexpected argument %s",
-                                 a);
+            rc = a[0] == '-' ? cli_no_value(cmd, a) : cli_usage_error(cmd, "unexpected argument %s", a);
             goto done;
         }
         const char *v = argv[++i];

@@ -47,7 +47,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < cli_ncommands; i++) {
         if (!strcmp(cli_commands[i].name, cmd)) {
             if (cli_wants_help(cmd, argc - 1, argv + 1))
-                return EXIT_OK;
+                return cli_check_stdout(cmd) ? EXIT_FAIL : EXIT_OK;
             int rc = cli_commands[i].fn(argc - 1, argv + 1);
             if (cli_check_stdout(cmd) && rc == EXIT_OK)
                 rc = EXIT_FAIL;

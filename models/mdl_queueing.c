@@ -372,12 +372,21 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
     uint64_t holders = m->closed ? (uint64_t)m->population : 0;
     for (int i = 0; i < m->k; i++)
         holders += (uint64_t)m->servers[i];
-    if (lim->max_pending && holders > lim->max_pending)
-        return sim_err_set(err, SIM_EFAIL,
-                           "the stations' servers%s (%llu) could hold more pending events than "
-                           "run.max_pending = %llu allows (memory); raise the limit or lower them",
+    if (lim->max_pending && holders > lim->max_pending) {
+        /* refused before it runs, as the other limits' estimates are: bad
+         * input, named where the largest holder was set */
+        if (m->closed)
+            sim_cfg_where(cfg, "closed", "customers", w, sizeof w);
+        else
+            sim_cfg_where(cfg, "run", "max_pending", w, sizeof w);
+        return sim_err_set(err, SIM_EINPUT,
+                           "%s: %s: the stations' servers%s (%llu) could hold more pending events "
+                           "than run.max_pending = %llu allows (memory); raise the limit or lower "
+                           "them",
+                           w, m->closed ? "closed.customers" : "run.max_pending",
                            m->closed ? " plus closed.customers" : "", (unsigned long long)holders,
                            (unsigned long long)lim->max_pending);
+    }
     if (m->batch_means && m->customers < (uint64_t)m->nbatches * 100)
         return sim_err_set(err, SIM_EINPUT, "queueing.customers: batch means need at least 100 "
                            "customers per batch (%d batches)", m->nbatches);
@@ -477,8 +486,19 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
         m->warmup = rc == SIM_OK ? sim_series_mser(&series) : 0;
         sim_series_fini(&series);
         if (rc) {
-            sim_err_prefix(err, "queueing.warmup = auto: pilot run: ");
-            return rc;
+            /* the pilot's replication number is internal: name the run */
+            const char *why = err->msg;
+            if (!strncmp(why, "replication ", 12)) {
+                why += 12;
+                while (*why >= '0' && *why <= '9')
+                    why++;
+                while (*why == ' ')
+                    why++;
+            }
+            char msg[SIM_ERR_MSG_MAX];
+            snprintf(msg, sizeof msg, "%s", why);
+            sim_err_clear(err); /* sim_err_set keeps a first error */
+            return sim_err_set(err, rc, "queueing.warmup = auto: its pilot run %s", msg);
         }
     }
     return SIM_OK;

@@ -40,6 +40,22 @@ static char *dupstr(const char *s)
     return d;
 }
 
+/* The first comma of s outside parentheses (a distribution's own commas,
+ * as in uniform(1ms, 3ms), belong to its value), or NULL. */
+static const char *top_comma(const char *s)
+{
+    int depth = 0;
+    for (; *s; s++) {
+        if (*s == '(')
+            depth++;
+        else if (*s == ')' && depth > 0)
+            depth--;
+        else if (*s == ',' && depth == 0)
+            return s;
+    }
+    return NULL;
+}
+
 int mdl_sweep_values(const char *spec, char ***values, size_t *n, sim_err *err)
 {
     *values = NULL;
@@ -63,9 +79,11 @@ int mdl_sweep_values(const char *spec, char ***values, size_t *n, sim_err *err)
         }
         if (sim_parse_long(lo, &a, &why) || sim_parse_long(rest, &b, &why) || b < a)
             return sim_err_set(err, SIM_EINPUT, "'%s': expected integers A..B with A <= B", spec);
-        if ((b - a) / step + 1 > 10000)
+        /* b - a in unsigned arithmetic: it cannot overflow there (b >= a) */
+        unsigned long span = (unsigned long)b - (unsigned long)a;
+        if (span / (unsigned long)step >= 10000)
             return sim_err_set(err, SIM_EINPUT, "'%s': more than 10000 values", spec);
-        size_t k = (size_t)((b - a) / step + 1);
+        size_t k = (size_t)(span / (unsigned long)step + 1);
         *values = calloc(k, sizeof **values);
         assert(*values);
         for (size_t i = 0; i < k; i++) {
@@ -81,7 +99,7 @@ int mdl_sweep_values(const char *spec, char ***values, size_t *n, sim_err *err)
     assert(v);
     const char *p = spec;
     for (;;) {
-        const char *comma = strchr(p, ',');
+        const char *comma = top_comma(p);
         size_t l = comma ? (size_t)(comma - p) : strlen(p);
         while (l && isspace((unsigned char)*p))
             p++, l--;

@@ -29,7 +29,9 @@ typedef struct mdl_sweep_point {
 
 /* Parse "1,5,10" or "1..8" (integers, step 1) or "1..100:10" (step) into
  * an array of value strings owned by the caller (free each and the array);
- * SIM_EINPUT on bad syntax or more than 10000 values. */
+ * a list splits at commas outside parentheses, so that a distribution's
+ * own commas stay in its value ("uniform(1ms, 3ms),const(2ms)": two);
+ * SIM_EINPUT on bad syntax or more than 10000 values (any A..B range). */
 int mdl_sweep_values(const char *spec, char ***values, size_t *n, sim_err *err);
 
 /* Run every point; `done(i, ctx)` (may be NULL) is called from worker

@@ -28,6 +28,10 @@ struct sim_cfg {
     size_t text_len, text_cap;
     char *overrides;
     size_t ov_len, ov_cap;
+    /* every [section] header read, so that an unknown one is named at its
+     * own line, with or without keys (entries name their key's line) */
+    sim_cfg_entry *hdr; /* section, origin and line set; key and value NULL */
+    size_t nhdr, hdr_cap;
 };
 
 static char *dupstr(const char *s)
@@ -74,6 +78,11 @@ void sim_cfg_free(sim_cfg *c)
         free(c->e[i].origin);
     }
     free(c->e);
+    for (size_t i = 0; i < c->nhdr; i++) {
+        free(c->hdr[i].section);
+        free(c->hdr[i].origin);
+    }
+    free(c->hdr);
     free(c->prev);
     free(c->load);
     free(c->slot);
@@ -353,9 +362,25 @@ static int add_line(sim_cfg *c, const char *section, const char *key, const char
         char *p = join_path(dir, value);
         char from[SIM_ERR_MSG_MAX / 2];
         snprintf(from, sizeof from, "%s:%d: include: ", name, line);
+        size_t n0 = c->n;
         int rc = load_file(c, p, depth, stack, from, err);
         free(p);
-        return rc;
+        if (rc)
+            return rc;
+        /* an include overrides nothing this file set above it: its keys
+         * would silently replace the including file's own (the file's keys
+         * override what it includes, so the include goes first) */
+        for (size_t i = n0; i < c->n; i++) {
+            const sim_cfg_entry *e = &c->e[i], *mine = same_load(c, e->section, e->key, load);
+            if (mine)
+                return sim_err_set(err, SIM_EINPUT,
+                                   "%s:%d: %s%s%s: set at line %d, then again by the include "
+                                   "at line %d (%s:%d); put the include first: the including "
+                                   "file's keys override it",
+                                   name, mine->line, e->section, *e->section ? "." : "", e->key,
+                                   mine->line, line, e->origin, e->line);
+        }
+        return SIM_OK;
     }
     if (!name_ok(key, 0))
         return sim_err_set(err, SIM_EINPUT, "%s:%d: %s: key names use letters, digits, _ and -",
@@ -495,6 +520,13 @@ static int load_text(sim_cfg *c, const char *text, const char *name, int depth,
             }
             free(section);
             section = dupstr(sec);
+            if (c->nhdr == c->hdr_cap) {
+                c->hdr_cap = c->hdr_cap ? 2 * c->hdr_cap : 8;
+                c->hdr = realloc(c->hdr, c->hdr_cap * sizeof *c->hdr);
+                assert(c->hdr && "out of memory");
+            }
+            c->hdr[c->nhdr++] = (sim_cfg_entry){.section = dupstr(sec), .origin = dupstr(name),
+                                                .line = line};
             continue;
         }
         char *eq = strpbrk(s, "=:");
@@ -1018,8 +1050,35 @@ static int dist_text(const sim_cfg *c, const char *value, const char *loc, const
     return SIM_OK;
 }
 
+/* SIM_EINPUT when section (not a fit.* library) is none of the schema's;
+ * loc: where it was given. */
+static int check_section(const char *section, const char *loc, const sim_cfg_key *schema,
+                         size_t n, sim_err *err)
+{
+    if (!strncmp(section, SIM_CFG_FIT_PREFIX, strlen(SIM_CFG_FIT_PREFIX)) ||
+        !strcmp(section, "fit"))
+        return SIM_OK;
+    for (size_t j = 0; j < n; j++)
+        if (section_matches(schema[j].section, section))
+            return SIM_OK;
+    char best[256] = "";
+    int bd = 100;
+    for (size_t j = 0; j < n; j++)
+        suggest_section(schema[j].section, section, best, sizeof best, &bd);
+    if (*best && bd <= 3)
+        return sim_err_set(err, SIM_EINPUT, "%s: [%s]: unknown section (did you mean [%s]?)", loc,
+                           section, best);
+    return sim_err_set(err, SIM_EINPUT, "%s: [%s]: unknown section", loc, section);
+}
+
 int sim_cfg_check(const sim_cfg *c, const sim_cfg_key *schema, size_t n, sim_err *err)
 {
+    for (size_t i = 0; i < c->nhdr; i++) {
+        char loc[512];
+        where(&c->hdr[i], loc, sizeof loc);
+        if (check_section(c->hdr[i].section, loc, schema, n, err))
+            return err->code;
+    }
     for (size_t i = 0; i < c->n; i++) {
         const sim_cfg_entry *e = &c->e[i];
         char loc[512];
@@ -1031,22 +1090,14 @@ int sim_cfg_check(const sim_cfg *c, const sim_cfg_key *schema, size_t n, sim_err
                 return err->code;
             continue;
         }
+        /* (a section given by --set has no header) */
         int sec_known = 0;
         for (size_t j = 0; j < n && !sec_known; j++)
             sec_known = section_matches(schema[j].section, e->section);
-        if (!sec_known) {
-            if (!*e->section)
-                return sim_err_set(err, SIM_EINPUT, "%s: %s: key outside any [section]", loc,
-                                   e->key);
-            char best[256] = "";
-            int bd = 100;
-            for (size_t j = 0; j < n; j++)
-                suggest_section(schema[j].section, e->section, best, sizeof best, &bd);
-            if (*best && bd <= 3)
-                return sim_err_set(err, SIM_EINPUT, "%s: [%s]: unknown section (did you mean [%s]?)",
-                                   loc, e->section, best);
-            return sim_err_set(err, SIM_EINPUT, "%s: [%s]: unknown section", loc, e->section);
-        }
+        if (!sec_known && !*e->section)
+            return sim_err_set(err, SIM_EINPUT, "%s: %s: key outside any [section]", loc, e->key);
+        if (!sec_known && check_section(e->section, loc, schema, n, err))
+            return err->code;
         const sim_cfg_key *k = sim_cfg_spec(schema, n, e->section, e->key);
         if (!k) {
             const char *best = NULL;

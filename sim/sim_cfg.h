@@ -14,7 +14,9 @@
  * digits, _ and -; the text must be UTF-8.  Within one file a key is set
  * once and a section opened once (an error names both lines); a file that
  * includes another may set the included file's keys again, and --set
- * overrides anything: later assignments win.  Every entry remembers its origin (file and line,
+ * overrides anything: later assignments win; an include may not set again
+ * a key its including file set above it (an error: the file's own value
+ * would be lost).  Every entry remembers its origin (file and line,
  * or "--set") so that an error names file:line: section.key.  A schema (a
  * const table of sim_cfg_key owned by the model) says which sections and
  * keys exist, their type, unit, default and range; sim_cfg_check() rejects

@@ -557,16 +557,18 @@ static void test_limit_max_pending(void **state)
                  "(limit run.max_pending)");
     expect_limit(MM1, "[arrivals]\nrate = 0.99\n[run]\nmax_pending = 16\n",
                  "more than 16 customers in the system (limit run.max_pending)");
-    expect_limit(MM1, "[station.s]\nservers = 20\n[run]\nmax_pending = 16\n",
-                 "servers (20) could hold more pending events than run.max_pending = 16");
-    expect_limit("", "[model]\ntype = queueing\n[queueing]\nnetwork = closed\n[closed]\n"
-                 "customers = 10000000\n[station.s]\nservice = exp(mean=1)\n",
-                 "servers plus closed.customers (10000001) could hold more pending events than "
-                 "run.max_pending = 10000000");
+    /* refused before any run (bad input, exit 2), named where it was set */
+    expect_refused(MM1, "[station.s]\nservers = 20\n[run]\nmax_pending = 16\n",
+                   "limits.ini:4: run.max_pending: the stations' servers (20) could hold more "
+                   "pending events than run.max_pending = 16");
+    expect_refused("", "[model]\ntype = queueing\n[queueing]\nnetwork = closed\n[closed]\n"
+                   "customers = 10000000\n[station.s]\nservice = exp(mean=1)\n",
+                   "limits.ini:6: closed.customers: the stations' servers plus closed.customers "
+                   "(10000001) could hold more pending events than run.max_pending = 10000000");
     /* the warm-up pilot says so */
     expect_limit("", "[model]\ntype = queueing\n[arrivals]\nrate = 0.99\n[run]\nmax_pending = 16\n"
                  "[station.s]\nservice = exp(mean=1)\n",
-                 "queueing.warmup = auto: pilot run: ");
+                 "queueing.warmup = auto: its pilot run stopped: more than 16 customers");
 }
 
 int main(void)

@@ -686,6 +686,13 @@ int val_calib_params(const char *list, const sim_cfg *cfg, val_calib_param *para
         if (val_calib_value(cfg, keys[i], &v, p->spec, sizeof p->spec, err))
             return sim_err_prefix(err, "--fit: "), err->code;
         const tf_param *r = tf_params_find(keys[i]);
+        /* the simplex moves by fractions: an integer key would fail at
+         * its first point, after the fit had started */
+        if (r && r->k.type == SIM_CFG_INT)
+            return sim_err_set(err, SIM_EINPUT,
+                               "--fit: %s: an integer key (a fit moves real numbers: "
+                               "durations, factors, distributions); set it with --set",
+                               keys[i]);
         p->lo = 1e-9;
         p->hi = 1e9;
         if (r)

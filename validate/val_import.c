@@ -12,6 +12,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "validate/val_samples.h"
+#include "validate/val_series.h"
 #include "validate/val_tigerbench.h"
 
 const char *val_import_kind_name(val_import_kind k)
@@ -70,6 +71,11 @@ static sim_table *tigerbench(const char *path, sim_err *err)
     val_tigerbench *tb;
     if (val_tigerbench_read(path, &tb, err))
         return NULL;
+    /* what predict and calibrate would refuse is not stored either */
+    if (val_series_check(tb, err)) {
+        val_tigerbench_free(tb);
+        return NULL;
+    }
     sim_table *t = sim_table_new("tigerbench");
     assert(t && "out of memory");
     int ca = sim_table_col(t, "architecture", NULL), cs = sim_table_col(t, "scope", NULL);

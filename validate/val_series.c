@@ -63,7 +63,7 @@ static int arch_line(const val_tigerbench_arch *a)
     return line;
 }
 
-static int check(const val_tigerbench *tb, sim_err *err)
+int val_series_check(const val_tigerbench *tb, sim_err *err)
 {
     for (size_t ai = 0; ai < val_tigerbench_narch(tb); ai++) {
         const val_tigerbench_arch *a = val_tigerbench_arch_at(tb, ai);
@@ -223,7 +223,7 @@ int val_series_build(const val_tigerbench *tb, const val_series_opts *o, val_ser
     memset(s, 0, sizeof *s);
     s->rows0 = o->rows0;
     s->goodies0 = o->goodies0;
-    if (check(tb, err))
+    if (val_series_check(tb, err))
         return err->code;
     s->total = usual_total(tb);
     /* the runs the file lists */

@@ -100,6 +100,12 @@ typedef struct val_series {
     size_t nnotes;
 } val_series;
 
+/* What tfsim models of a TigerBench file: accounting pg or tb, payments
+ * pg or redis, the four phases; SIM_EINPUT (file:line: column: message)
+ * for anything else.  val_series_build checks it first; `tfsim import`
+ * checks it before it stores a file. */
+int val_series_check(const val_tigerbench *tb, sim_err *err);
+
 /* Build the series of tb into s (caller storage; free with
  * val_series_fini, also after a failure).  Returns SIM_OK or SIM_EINPUT
  * (file:line: message). */

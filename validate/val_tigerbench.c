@@ -94,6 +94,7 @@ typedef struct reader {
     val_tigerbench *tb;
     long line;     /* physical line being parsed (1-based) */
     long rec_line; /* line where the current record started */
+    long next_rec; /* line where the next record starts (the one after the last record's end) */
     int nf;
     size_t used;
     size_t off[VAL_TIGERBENCH_MAX_FIELDS];
@@ -561,6 +562,11 @@ static void row(reader *r)
               cap, cap == VAL_TIGERBENCH_MAX_BATCH ? "transfers" : "s");
         return;
     }
+    if (!is_kind && ok > total) {
+        rfail(r, r->rec_line, "ok", "%ld successful requests of %ld (total): not a phase row", ok,
+              total);
+        return;
+    }
     if (!is_kind) {
         /* throughput = successful requests / wall time (docs/DESIGN.md section 3) */
         double e1 = (double)ok / wall, e2 = (double)total / wall;
@@ -663,6 +669,7 @@ static void on_record(int c, void *data)
     }
     r->nf = 0;
     r->used = 0;
+    r->next_rec = r->line + 1;
 }
 
 /* libcsv grows its field buffer with this; refusing bounds the memory. */
@@ -850,6 +857,7 @@ int val_tigerbench_read_stream(FILE *f, const char *name, val_tigerbench **out, 
     assert(r);
     r->tb = tb;
     r->line = 1;
+    r->next_rec = 1;
     r->err = err;
 
     struct csv_parser p;
@@ -862,7 +870,14 @@ int val_tigerbench_read_stream(FILE *f, const char *name, val_tigerbench **out, 
     while (!r->failed && (n = read_chunk(f, chunk)) > 0) {
         if (csv_parse(&p, chunk, n, on_field, on_record, r) != n && !r->failed) {
             int e = csv_error(&p);
-            if (e == CSV_ENOMEM || e == CSV_ETOOBIG)
+            /* a record that began lines before: a quote never closed */
+            long from = r->nf > 0 ? r->rec_line : r->next_rec;
+            if ((e == CSV_ENOMEM || e == CSV_ETOOBIG) && from < r->line)
+                rfail(r, from, NULL,
+                      "field longer than %d bytes by line %ld: a quoted field opened on this "
+                      "line and never closed?",
+                      VAL_TIGERBENCH_MAX_RECORD, r->line);
+            else if (e == CSV_ENOMEM || e == CSV_ETOOBIG)
                 rfail(r, r->line, NULL, "field longer than %d bytes", VAL_TIGERBENCH_MAX_RECORD);
             else
                 rfail(r, r->line, NULL, "malformed CSV (%s)", csv_strerror(e));

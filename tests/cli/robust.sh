@@ -148,3 +148,58 @@ expect 2 "--vary KEY 1,2" -- "$TFSIM" sweep $C --vary client.concurrency 1,2
 expect_err "did you mean --vary client.concurrency=1,2?" "--vary with a space gets a hint"
 expect 2 "misspelt command" -- "$TFSIM" swep
 expect_err "unknown command 'swep' (did you mean sweep?" "did you mean a command"
+
+# ---- a new user's audit (2026-12-05): each case crashed, lost a key or a
+# file without a word, or named the wrong line ----
+C=configs/tigerfans/tb_redis.ini
+expect 2 "--vary range wider than a long" -- "$TFSIM" sweep $C --vary client.concurrency=-9000000000000000000..9000000000000000000:1000 --reps 2
+expect_err "more than 10000 values" "a wide range is refused, not an overflow"
+expect 2 "--vary full long range" -- "$TFSIM" plan $C --vary server.workers=-9223372036854775807..9223372036854775807 --target-throughput 10 --reps 2
+expect_err "more than 10000 values" "the whole long range is refused"
+expect 2 "distribution list with commas" -- "$TFSIM" sweep $C --vary 'redis.service=uniform(1ms, 3ms),bogus(2ms)' --reps 2 --set client.total=50
+expect_err "bogus(2ms)" "a distribution's own commas stay in its value (the second value is the bad one)"
+expect 0 "distributions in a list" -- "$TFSIM" sweep $C --vary 'redis.service=uniform(1ms, 3ms),const(2ms)' --reps 2 --set client.total=50 --format csv
+expect_out "uniform(1ms, 3ms)" "the first value is whole"
+expect 2 "sweep --manifest" -- "$TFSIM" sweep $C --vary client.concurrency=1,2 --reps 2 --manifest "$r/m.json"
+expect_err "unknown option --manifest" "only run writes a manifest"
+expect 2 "run --manifest -" -- "$TFSIM" run $C --reps 2 --manifest -
+expect_err "standard output holds the results" "--manifest - is refused"
+printf '[client]\nconcurrency = 5\ninclude = %s/configs/tigerfans/tb_redis.ini\n' "$PWD" >"$r/inc_after.ini"
+expect 2 "include after a key it sets" -- "$TFSIM" run "$r/inc_after.ini" --reps 2
+expect_err "inc_after.ini:2: client.concurrency: set at line 2, then again by the include at line 3" "the lost key is named"
+printf 'include = %s/configs/tigerfans/tb_redis.ini\n[client]\nconcurrency = 5\n' "$PWD" >"$r/inc_first.ini"
+expect 0 "include first, then a key" -- "$TFSIM" run "$r/inc_first.ini" --reps 2 --set client.total=100
+expect_out "concurrency 5" "the including file's key wins"
+expect 1 "a pilot run that hits a limit" -- "$TFSIM" sweep configs/queueing/mm1.ini --vary run.max_pending=16,100000 --reps 2 --set queueing.customers=1000
+expect_err "run.max_pending=16: queueing.warmup = auto: its pilot run stopped: more than 16 customers" "the point and the pilot are named"
+expect_out "100000" "the other point's row is printed"
+expect 2 "calibrate --fit of an integer key" -- "$TFSIM" calibrate --tigerbench tests/data/calibration.csv --arch pg_pg --iter 5 --reps 1 --fit client.concurrency
+expect_err "client.concurrency: an integer key" "an integer key is refused before the fit"
+head -1 tests/data/calibration.csv >"$r/bad_phase.csv"
+sed -n 2,4p tests/data/calibration.csv | sed '2s/,webhook,/,dance,/' >>"$r/bad_phase.csv"
+expect 2 "import of an unknown phase" -- "$TFSIM" import "$r/bad_phase.csv" --db "$r/imp.db"
+expect_err "bad_phase.csv:3: phase: 'dance' is not a TigerBench phase" "import checks what predict checks"
+if [ -e "$r/imp.db" ]; then bad "a refused import left $r/imp.db"; else ok; fi
+head -1 tests/data/calibration.csv >"$r/bad_ok.csv"
+sed -n 2p tests/data/calibration.csv | awk -F, 'BEGIN { OFS = "," } { $12 = 5000; print }' >>"$r/bad_ok.csv"
+expect 2 "ok above total" -- "$TFSIM" import "$r/bad_ok.csv" --db "$r/imp.db"
+expect_err "bad_ok.csv:2: ok: 5000 successful requests of 1000" "ok > total is refused"
+if [ -w /dev/full ]; then
+    expect 1 "run --help to /dev/full" -- sh -c "\"$TFSIM\" run --help >/dev/full"
+    expect_err "cannot write standard output" "a subcommand's help checks its output"
+fi
+expect 2 "unknown option last" -- "$TFSIM" predict --tigerbench tests/data/calibration.csv --refit
+expect_err "unknown option --refit" "an unknown last option is unknown, not short of a value"
+expect 2 "known option last" -- "$TFSIM" calibrate --tigerbench tests/data/calibration.csv --arch
+expect_err "\-\-arch needs a value" "a known last option needs its value"
+printf '[client]\nconcurrency = 5\n[bogus]\n' >"$r/empty_sec.ini"
+expect 2 "empty unknown section" -- "$TFSIM" run "$r/empty_sec.ini"
+expect_err "empty_sec.ini:3: \[bogus\]: unknown section" "an empty unknown section is named at its header"
+printf '[client]\nconcurrency = 5\n\n[bogus]\nx = 1\n' >"$r/unk_sec.ini"
+expect 2 "unknown section with a key" -- "$TFSIM" run "$r/unk_sec.ini"
+expect_err "unk_sec.ini:4: \[bogus\]" "an unknown section is named at its header line"
+{ head -1 tests/data/calibration.csv; sed -n 2p tests/data/calibration.csv | sed 's/,checkout,/,"checkout,/'; sed -n 3,400p tests/data/calibration.csv; } >"$r/quote.csv"
+expect 2 "an unclosed quote" -- "$TFSIM" predict --tigerbench "$r/quote.csv" --baseline pg_pg --target pg_pg
+expect_err "quote.csv:2: field longer than 8192 bytes by line" "an unclosed quote is named where it opened"
+expect 2 "closed.customers beyond max_pending" -- "$TFSIM" run configs/queueing/closed.ini --set closed.customers=10000000
+expect_err "closed.customers: the stations' servers plus closed.customers" "refused up front as bad input"
