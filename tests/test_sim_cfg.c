@@ -163,7 +163,9 @@ static void test_missing_file(void **state)
 }
 
 /* Includes are relative to the including file; later assignments win,
- * --set wins over all; the raw text of each file is kept. */
+ * --set wins over all; an include may not set again a key its including
+ * file set above it (the file's own value would be lost); the raw text of
+ * each file is kept. */
 static void test_include_and_override(void **state)
 {
     (void)state;
@@ -173,13 +175,19 @@ static void test_include_and_override(void **state)
     W("conf/common.ini", "[sim]\nseed = 1\nname = common\nload = 0.1\n");
     W("conf/base/base.ini", "include = ../common.ini\n[sim]\nseed = 2\nmode = closed\n");
     W("conf/main.ini", "[sim]\nload = 0.2\ninclude = base/base.ini\nseed = 3\n");
+    /* main's load, then an include (of an include) that sets it again */
+    expect_load_error(P("conf/main.ini"), "main.ini:2: sim.load: set at line 2, then again by the "
+                                          "include at line 3 (");
+    expect_load_error(P("conf/main.ini"), "common.ini:4)");
+    W("conf/main.ini", "[sim]\nother = 0.2\ninclude = base/base.ini\nseed = 3\n");
     sim_err err;
     int rc;
     sim_cfg *c = load(P("conf/main.ini"), &err, &rc);
     if (rc)
         fail_msg("%s", err.msg);
     assert_string_equal(value(c, "sim", "seed"), "3");   /* main after the include */
-    assert_string_equal(value(c, "sim", "load"), "0.1"); /* include after main's line */
+    assert_string_equal(value(c, "sim", "load"), "0.1"); /* from the include's include */
+    assert_string_equal(value(c, "sim", "other"), "0.2");
     assert_string_equal(value(c, "sim", "name"), "common");
     assert_string_equal(value(c, "sim", "mode"), "closed");
     const sim_cfg_entry *e = sim_cfg_find(c, "sim", "mode");
@@ -325,8 +333,10 @@ static void test_check(void **state)
 
     expect_check_error("[sim]\nseed = 1\nsed = 1\n", "t.ini:3: sim.sed: unknown key (did you mean seed?)");
     expect_check_error("[sim]\nzzzzzz = 1\n", "t.ini:2: sim.zzzzzz: unknown key");
-    expect_check_error("[smi]\nseed = 1\n", "t.ini:2: [smi]: unknown section (did you mean [sim]?)");
-    expect_check_error("[qqqqqqqq]\nseed = 1\n", "t.ini:2: [qqqqqqqq]: unknown section");
+    /* named at its header line, with keys or without */
+    expect_check_error("[smi]\nseed = 1\n", "t.ini:1: [smi]: unknown section (did you mean [sim]?)");
+    expect_check_error("[sim]\nseed = 1\n[bogus]\n", "t.ini:3: [bogus]: unknown section");
+    expect_check_error("[qqqqqqqq]\nseed = 1\n", "t.ini:1: [qqqqqqqq]: unknown section");
     expect_check_error("seed = 1\n", "t.ini:1: seed: key outside any [section]");
     expect_check_error("[station]\nservers = 1\n", "[station]: unknown section (did you mean [station.NAME]?)");
     expect_check_error("[stations.cpu]\nservers = 1\n", "[stations.cpu]: unknown section (did you mean [station.cpu]?)");
@@ -387,8 +397,15 @@ static void test_one_file_rules(void **state)
     sim_err_clear(&err);
     assert_int_equal(sim_cfg_load_string(c, "[sim]\nseed = 1\ninclude = dup_inc.ini\nseed = 2\n",
                                          name, &err), SIM_EINPUT);
+    assert_non_null(strstr(err.msg, "dup.ini:2: sim.seed: set at line 2, then again by the "
+                                    "include at line 3"));
+    sim_cfg_free(c);
+    c = sim_cfg_new();
+    sim_err_clear(&err);
+    assert_int_equal(sim_cfg_load_string(c, "include = dup_inc.ini\n[sim]\nseed = 1\nseed = 2\n",
+                                         name, &err), SIM_EINPUT);
     assert_non_null(strstr(err.msg, "dup.ini:4: sim.seed: set twice in one file (first at "));
-    assert_non_null(strstr(err.msg, "dup.ini:2)"));
+    assert_non_null(strstr(err.msg, "dup.ini:3)"));
     sim_cfg_free(c);
     sim_err_clear(&err);
     /* overriding an included file's key, twice through a diamond, and --set */
