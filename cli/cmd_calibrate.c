@@ -115,7 +115,8 @@ int cmd_calibrate(int argc, char **argv)
             continue;
         }
         if (i + 1 >= argc || a[0] != '-') {
-            rc = a[0] == '-' ? cli_no_value(cmd, a) : cli_usage_error(cmd, "unexpected argument %s", a);
+            rc = a[0] == '-' ? cli_no_value(cmd, a)
+                             : cli_usage_error(cmd, "unexpected argument %s", a);
             goto done;
         }
         const char *v = argv[++i], *why;
