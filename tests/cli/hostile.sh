@@ -148,8 +148,8 @@ expect 1 "run.max_pending (tigerfans, open loop)" -- "$TFSIM" run --reps 1 --set
 expect_err "more than 16 events pending (limit run.max_pending)" "max_pending message"
 expect 1 "run.max_pending (queueing, customers in the system)" -- "$TFSIM" run configs/queueing/mm1.ini --reps 1 --set queueing.warmup=0 --set arrivals.rate=0.99 --set run.max_pending=16
 expect_err "more than 16 customers in the system (limit run.max_pending)" "queueing max_pending message"
-expect 1 "run.max_pending (queueing, servers)" -- "$TFSIM" run configs/queueing/mmc.ini --set run.max_pending=16 --set station.server.servers=20
-expect_err "could hold more pending events than run.max_pending = 16" "servers message"
+expect 2 "run.max_pending (queueing, servers): refused up front" -- "$TFSIM" run configs/queueing/mmc.ini --set run.max_pending=16 --set station.server.servers=20
+expect_err "run.max_pending: the stations' servers (20) could hold more pending events than run.max_pending = 16" "servers message names the key"
 
 # ---- a CSV of 10^6 rows is streamed: bounded memory ----
 awk -v h="$TB_HDR" 'BEGIN { print h; for (i = 0; i < 1000000; i++) printf "checkout,tb,redis,%d,100,100,0,2,50\n", i % 50 + 1 }' >"$h/big.csv"
