@@ -60,9 +60,12 @@ const char cmd_predict_usage[] =
     "client_busy,server_busy (the share of the phase's time the load generator's\n"
     "and the server's event loops ran; from 0.9 on that loop holds the point, and\n"
     "a note names those points) and, when FILE holds the target's measured\n"
-    "throughput, measured,error_pct and the Amdahl-style scaling of the baseline\n"
-    "(amdahl,amdahl_error_pct), before holds_rows; the MAPE of both goes to stderr\n"
-    "(stdout in text).  --db FILE also stores the table as a\n"
+    "throughput, measured,measured_min,measured_max (the mean of its repetitions,\n"
+    "their least and greatest),error_pct and the Amdahl-style scaling of the\n"
+    "baseline (amdahl,amdahl_error_pct), before holds_rows; the MAPE of both goes\n"
+    "to stderr (stdout in text), with the points within 15% and, of the others,\n"
+    "how many lie outside their repetitions' range (misses the measurement's own\n"
+    "spread does not cover).  --db FILE also stores the table as a\n"
     "run (`tfsim report` charts its error_pct column).  --jobs N: threads (default:\n"
     "the CPUs; results do not depend on it).  A progress bar shows on a terminal.\n"
     "\n"
@@ -182,6 +185,9 @@ int cmd_predict(int argc, char **argv)
             fprintf(nf, ", Amdahl-style scaling %.1f%% (%ld points)",
                     sim_mape_mean(&p->mape_amdahl), p->mape_amdahl.n);
         fputc('\n', nf);
+        fprintf(nf, "points within %.0f%%: %ld of %ld; of the others, %ld outside the range of "
+                    "their measured repetitions (measured_min..measured_max)\n",
+                VAL_PREDICT_WITHIN, p->within, p->mape_sim.n, p->beyond);
     } else {
         fprintf(nf, "%s%s's measured throughput is not in %s: no errors to report\n", sep,
                 p->target, p->base.file);

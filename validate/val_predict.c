@@ -773,6 +773,8 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
             const val_tigerbench_phase *ph = val_tigerbench_phase_get(ta, tf_phase_names[k],
                                                                       levels[i]);
             tp[i].thr[k] = pp->meas[k] = ph ? ph->x_mean : NAN;
+            pp->meas_lo[k] = ph ? ph->x_min : NAN;
+            pp->meas_hi[k] = ph ? ph->x_max : NAN;
         }
     }
     p->n = nl;
@@ -817,7 +819,13 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
                                                                        pp->concurrency);
             pp->amdahl[ph] = bph && !isnan(sp) ? bph->x_mean * sp : NAN;
             int counted = pp->concurrency >= p->mape_from;
-            sim_mape_add(counted ? &p->mape_sim : NULL, pp->thr[ph], pp->meas[ph]);
+            double e = sim_mape_add(counted ? &p->mape_sim : NULL, pp->thr[ph], pp->meas[ph]);
+            if (counted && !isnan(e)) {
+                int in = fabs(e) <= VAL_PREDICT_WITHIN;
+                p->within += in;
+                p->beyond += !in && !(pp->thr[ph] >= pp->meas_lo[ph] &&
+                                      pp->thr[ph] <= pp->meas_hi[ph]);
+            }
             sim_mape_add(counted ? &p->mape_amdahl : NULL, pp->amdahl[ph], pp->meas[ph]);
         }
     }
@@ -886,9 +894,11 @@ void val_predict_table(const val_prediction *p, sim_table *t)
     int cph = sim_table_col(t, "phase", NULL), cc = sim_table_col(t, "concurrency", "%.0f");
     int cx = sim_table_col(t, "throughput", "%.1f"), clo = sim_table_col(t, "ci_low", "%.1f");
     int chi = sim_table_col(t, "ci_high", "%.1f");
-    int cm = -1, ce = -1, ca = -1, cae = -1;
+    int cm = -1, cml = -1, cmh = -1, ce = -1, ca = -1, cae = -1;
     if (any) {
         cm = sim_table_col(t, "measured", "%.1f");
+        cml = sim_table_col(t, "measured_min", "%.1f");
+        cmh = sim_table_col(t, "measured_max", "%.1f");
         ce = sim_table_col(t, "error_pct", "%.1f");
         ca = sim_table_col(t, "amdahl", "%.1f");
         cae = sim_table_col(t, "amdahl_error_pct", "%.1f");
@@ -911,6 +921,8 @@ void val_predict_table(const val_prediction *p, sim_table *t)
             sim_table_num(t, chi, x + h);
             if (any && !isnan(pp->meas[ph])) {
                 sim_table_num(t, cm, pp->meas[ph]);
+                sim_table_num(t, cml, pp->meas_lo[ph]);
+                sim_table_num(t, cmh, pp->meas_hi[ph]);
                 sim_table_num(t, ce, sim_mape_add(NULL, x, pp->meas[ph]));
                 if (!isnan(pp->amdahl[ph])) {
                     sim_table_num(t, ca, pp->amdahl[ph]);

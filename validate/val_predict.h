@@ -95,6 +95,10 @@ enum val_predict_client {
  * names the phases and concurrencies from which each loop does. */
 #define VAL_PREDICT_HELD 0.9
 
+/* A point is "within" when simulated and measured differ by at most this
+ * many percent of the measured (the issues' per-point target). */
+#define VAL_PREDICT_WITHIN 15.0
+
 /* How far apart AUTO's two fits are: 100 (hi / lo - 1) percent of the
  * larger objective over the smaller, when that is under 25% (the data
  * hardly tell the clients apart: predict says so), else -1.  The live
@@ -123,6 +127,7 @@ typedef struct val_predict_point {
     double thr[TF_NPHASES], half[TF_NPHASES];  /* simulated, CI half-width */
     double busy[2][TF_NPHASES];  /* busy shares: [0] client's loop, [1] server's (val_calib_sim) */
     double meas[TF_NPHASES];                   /* target measured (NaN: not in the file) */
+    double meas_lo[TF_NPHASES], meas_hi[TF_NPHASES]; /* its repetitions' least and greatest */
     double amdahl[TF_NPHASES];                 /* Amdahl-style scaling (NaN: none) */
 } val_predict_point;
 
@@ -149,6 +154,9 @@ typedef struct val_prediction {
     size_t n;
     unsigned reps;
     sim_mape mape_sim, mape_amdahl; /* over the points at concurrency >= mape_from */
+    long within;                   /* of mape_sim's points: simulated within 15% of measured */
+    long beyond;                   /* the others outside their repetitions' range (a miss
+                                      the measurement's own spread does not cover) */
     long mape_from;
     char notes[VAL_PREDICT_MAX_NOTES][VAL_PREDICT_NOTE_LEN];
     size_t nnotes;

@@ -135,7 +135,9 @@ expect_err "outside the pool's lock (redis-py 4.3.4, Debian 12), then 1 of its s
 { cat $data; tail -n +2 tests/data/seed_quotes.csv; } >"$tmp/with_quotes.csv"
 expect 0 "predict tb_redis vs the seed's quotes" -- "$TFSIM" predict --tigerbench "$tmp/with_quotes.csv" \
     --baseline pg_pg --target tb_redis --format csv
-awk -F, '$2 == 10 && ($1 == "checkout" || $1 == "reserve") && $6 != "" { n++; e = $7 < 0 ? -$7 : $7; if (e >= 10) bad = 1 }
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+         $2 == 10 && ($1 == "checkout" || $1 == "reserve") && $c["measured"] != "" {
+             n++; e = $c["error_pct"]; if (e < 0) e = -e; if (e >= 10) bad = 1 }
          END { exit bad || n != 2 }' "$tmp/out" && ok ||
     { bad "predict tb_redis: checkout and reserve at 10 within 10% of the seed's quotes"; grep ',10,' "$tmp/out" | sed 's/^/    /'; }
 expect_err "MAPE at concurrency >= 5: simulation" "predict tb_redis: MAPE against the quotes"
@@ -193,4 +195,15 @@ expect 0 "predict self" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg 
 expect_out "error_pct" "predict error column"
 expect_out "amdahl_error_pct" "predict amdahl column"
 expect_err "MAPE at concurrency >= 5: simulation" "predict MAPE"
+expect_out "measured_min,measured_max" "predict: the repetitions' range"
+# the counts agree with the table: points at 5 and more within 15%, and of
+# the others those outside their repetitions' least and greatest
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["concurrency"] >= 5 && $c["error_pct"] != "" {
+        n++; e = $c["error_pct"]; if (e < 0) e = -e
+        x = $c["throughput"]
+        if (e <= 15) w++; else if (x < $c["measured_min"] || x > $c["measured_max"]) b++ }
+    END { printf "points within 15%%: %d of %d; of the others, %d outside\n", w, n, b }' \
+    "$tmp/out" >"$tmp/counts"
+if grep -qF "$(cat "$tmp/counts")" "$tmp/err"; then ok; else bad "predict: counts $(cat "$tmp/counts") not in: $(grep 'points within' "$tmp/err")"; fi
 
