@@ -132,6 +132,10 @@ static void print_calibration(FILE *f, const val_compare *c)
                    "track_wal_io_timing = on): postgres.flush_wait 0\n");
     fprintf(f, "simulated vs live: MAPE %.1f%%, largest error %.1f%%; Amdahl MAPE %.1f%%\n", c->mape,
             c->max_err, c->mape_amdahl);
+    if (c->npoints)
+        fprintf(f, "points within %.0f%%: %ld of %ld; of the others, %ld outside the range of "
+                   "their live runs\n",
+                VAL_COMPARE_WITHIN, c->within, c->npoints, c->beyond);
 }
 
 int cmd_compare(int argc, char **argv)

@@ -757,6 +757,19 @@ static void test_analyse(void **state)
     assert_rel(c.max_err, 25, 1e-12);
     double a1 = fabs(200 / 1.4 - 150) / 150 * 100, a2 = fabs(400 / 2.2 - 160) / 160 * 100;
     assert_rel(c.mape_amdahl, (0 + a1 + a2) / 3, 1e-12);
+    /* within 15%: the first two; the third (-25%) outside its live runs'
+     * range (one run each: the range is the run), then inside a wider one */
+    for (int i = 0; i < 3; i++)
+        c.pts[i].live_lo[TF_RESERVE] = c.pts[i].live_hi[TF_RESERVE] = live[i];
+    val_compare_analyse(&c, "client.concurrency");
+    assert_int_equal(c.npoints, 3);
+    assert_int_equal(c.within, 2);
+    assert_int_equal(c.beyond, 1);
+    c.pts[2].live_lo[TF_RESERVE] = 115;
+    c.pts[2].live_hi[TF_RESERVE] = 170;
+    val_compare_analyse(&c, "client.concurrency");
+    assert_int_equal(c.within, 2);
+    assert_int_equal(c.beyond, 0);
     /* another key: no Amdahl */
     val_compare_analyse(&c, "postgres.gate");
     assert_true(isnan(c.pts[1].amdahl[TF_RESERVE]));

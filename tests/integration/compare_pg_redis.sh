@@ -24,6 +24,8 @@ awk -F, '$1 == "point" && $2 == 1 && ($7 - $4 > 1e-6 || $4 - $7 > 1e-6) { bad = 
     ok || bad "compare: Amdahl is the live value at concurrency 1"
 expect_err "calibration (concurrency 1)" "compare: the calibration is reported"
 expect_err "simulated vs live: MAPE" "compare: the MAPE line"
+expect_err "points within 15%: [0-9]* of [0-9]*; of the others, [0-9]* outside the range of their live runs" \
+    "compare: the points within 15% and the misses beyond the live runs' spread"
 if grep -q '^postgres.query_cpu=' "$tmp/params.txt" && grep -q '^redis.service=' "$tmp/params.txt" &&
     grep -q '^host.cores=' "$tmp/params.txt"; then ok; else bad "compare --params-out: the mapped keys"; fi
 # the holds' COMMITs measured apart: a wait of at least 0 that the
