@@ -22,10 +22,14 @@ int sim_afile_open(sim_afile *a, const char *path, sim_err *err)
     int exists = stat(path, &st) == 0;
     if (exists && S_ISDIR(st.st_mode))
         return sim_err_set(err, SIM_EFAIL, "%s: cannot create: %s", path, strerror(EISDIR));
-    a->path = strdup(path);
+    /* a symbolic link: its target is replaced, the link stays */
+    struct stat lst;
+    int link = exists && S_ISREG(st.st_mode) && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
+    char *target = link ? realpath(path, NULL) : NULL;
+    a->path = target ? target : strdup(path);
     assert(a->path);
     if (exists && !S_ISREG(st.st_mode)) {
-        a->f = fopen(path, "w");
+        a->f = fopen(a->path, "w");
         if (!a->f) {
             int e = errno;
             clear(a);
@@ -33,10 +37,10 @@ int sim_afile_open(sim_afile *a, const char *path, sim_err *err)
         }
         return SIM_OK;
     }
-    size_t n = strlen(path) + 16;
+    size_t n = strlen(a->path) + 16;
     a->tmp = malloc(n);
     assert(a->tmp);
-    snprintf(a->tmp, n, "%s.tmp-XXXXXX", path);
+    snprintf(a->tmp, n, "%s.tmp-XXXXXX", a->path);
     int fd = mkstemp(a->tmp);
     if (fd < 0) {
         int e = errno;

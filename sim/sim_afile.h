@@ -6,7 +6,8 @@
  * was written, flushed and synced: on a full disk, a write error or a crash
  * the old PATH is untouched and no empty or partial PATH appears.  A PATH
  * that exists and is not a regular file (/dev/null, /dev/stdout, a FIFO) is
- * written directly (a rename would replace the device node).
+ * written directly (a rename would replace the device node); a symbolic
+ * link to a regular file has its target replaced, the link stays.
  *
  * Invariants: after sim_afile_open succeeded, exactly one of
  * sim_afile_commit and sim_afile_abort must be called; both remove the

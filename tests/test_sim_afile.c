@@ -84,6 +84,19 @@ static void test_commit_and_abort(void **state)
     free(t);
     assert_int_equal(stat(p, &st), 0);
     assert_int_equal(st.st_mode & 0777, 0640);
+    /* through a symbolic link: the target is replaced, the link stays */
+    char lp[1100];
+    snprintf(lp, sizeof lp, "%s", path_of("link.txt"));
+    assert_int_equal(symlink(p, lp), 0);
+    assert_int_equal(sim_afile_open(&a, lp, &err), SIM_OK);
+    fputs("fourth\n", a.f);
+    assert_int_equal(sim_afile_commit(&a, &err), SIM_OK);
+    assert_int_equal(lstat(lp, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    t = slurp(p);
+    assert_string_equal(t, "fourth\n");
+    free(t);
+    assert_int_equal(unlink(lp), 0);
 }
 
 static void test_failures(void **state)

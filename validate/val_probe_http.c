@@ -417,8 +417,10 @@ typedef struct hrun {
     const char *python;
     char dir[4096];          /* the temporary folder ("" when none) */
     char load_path[4200], server_path[4200];
-    char *part;              /* OUT.part, owned */
-    int out_fd;              /* OUT.part, or -1 */
+    char *final;             /* where the rows end: OUT, or a symbolic link's target (owned) */
+    char *part;              /* final.part, or OUT itself when direct (owned) */
+    int direct;              /* OUT is not a regular file: written directly, no rename */
+    int out_fd;              /* part, or -1 */
     int preamble_done;
     pid_t pid;               /* the child (its process group), or 0 */
     int reaped, status;
@@ -963,15 +965,26 @@ int val_probe_http_run(const val_probe_http_opts *o, val_probe_http_result *res,
     res->versions[0] = '\0';
 
     /* OUT.part first: a folder that cannot be written fails before any
-     * measurement, and OUT itself is untouched until the end */
-    size_t pl = strlen(o->out) + 6;
+     * measurement, and OUT itself is untouched until the end.  An OUT that
+     * is not a regular file (a device, a FIFO) is written directly, never
+     * renamed over (as sim_afile does); a symbolic link's target gets the
+     * rows, the link stays. */
+    struct stat st, lst;
+    h->direct = stat(o->out, &st) == 0 && !S_ISREG(st.st_mode);
+    char *target = !h->direct && lstat(o->out, &lst) == 0 && S_ISLNK(lst.st_mode)
+                       ? realpath(o->out, NULL)
+                       : NULL;
+    h->final = target ? target : strdup(o->out);
+    assert(h->final);
+    size_t pl = strlen(h->final) + 6;
     h->part = malloc(pl);
     assert(h->part);
-    snprintf(h->part, pl, "%s.part", o->out);
+    snprintf(h->part, pl, h->direct ? "%s" : "%s.part", h->final);
     h->out_fd = open(h->part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (h->out_fd < 0) {
         rc = sim_err_set(err, SIM_EFAIL, "%s: cannot create: %s", h->part, strerror(errno));
         free(h->part);
+        free(h->final);
         free(h);
         return rc;
     }
@@ -1021,10 +1034,10 @@ int val_probe_http_run(const val_probe_http_opts *o, val_probe_http_result *res,
     if (close(h->out_fd) != 0 && !h->failed)
         fail(h, SIM_EFAIL, "%s: close failed: %s", h->part, strerror(errno));
     if (got > 0) {
-        if (rename(h->part, o->out) != 0) {
+        if (!h->direct && rename(h->part, h->final) != 0) {
             char m[600];
             snprintf(m, sizeof m, "; cannot rename %s to %s: %s (the rows are in %s)", h->part,
-                     o->out, strerror(errno), h->part);
+                     h->final, strerror(errno), h->part);
             if (!h->failed)
                 fail(h, SIM_EFAIL, "%s", m + 2);
             else if (err)
@@ -1035,13 +1048,15 @@ int val_probe_http_run(const val_probe_http_opts *o, val_probe_http_result *res,
                      got == 1 ? "is" : "are", o->out);
         }
     } else {
-        unlink(h->part);
+        if (!h->direct)
+            unlink(h->part);
         if (h->failed && err)
             snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
                      "; nothing was measured (%s left as it was)", o->out);
     }
     rc = h->failed ? h->code : SIM_OK;
     free(h->part);
+    free(h->final);
     free(h);
     return rc;
 }

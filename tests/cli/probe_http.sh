@@ -72,6 +72,20 @@ if /usr/bin/python3 -c 'import httpx, httpcore, uvicorn, starlette' 2>/dev/null;
     [ "$(sed 1d "$tmp/keep.data" | cut -d, -f1-5 | tr '\n' ' ')" = "0,1,reserve,20,20 0,1,commit,20,20 0,2,reserve,20,20 0,2,commit,20,20 " ] \
         && ok || { bad "probe http CSV rows"; sed 's/^/    /' "$tmp/keep.csv"; }
     [ -z "$(ls -A "$tmp/httptmp")" ] && ok || bad "probe http left files in TMPDIR: $(ls "$tmp/httptmp")"
+    # --out through a symbolic link and to a FIFO: the link stays and its
+    # target gets the rows; the FIFO is written, not replaced by a file
+    ln -s "$tmp/keep.csv" "$tmp/keep_link.csv"
+    expect 0 "probe http --out a symbolic link" -- "$TFSIM" probe http --concurrency 1 --total 10 \
+        --latency-ms 0 --phases reserve --out "$tmp/keep_link.csv"
+    [ -L "$tmp/keep_link.csv" ] && grep -q '^0,1,reserve,10,10,' "$tmp/keep.csv" && ok ||
+        bad "probe http replaced the link or missed its target"
+    mkfifo "$tmp/rows.fifo"
+    cat "$tmp/rows.fifo" >"$tmp/fifo.out" &
+    expect 0 "probe http --out a FIFO" -- "$TFSIM" probe http --concurrency 1 --total 10 \
+        --latency-ms 0 --phases reserve --out "$tmp/rows.fifo"
+    wait
+    [ -p "$tmp/rows.fifo" ] && grep -q '^0,1,reserve,10,10,' "$tmp/fifo.out" && ok ||
+        bad "probe http replaced the FIFO or wrote nothing through it"
 else
     echo "skip: probe http real run (/usr/bin/python3 lacks httpx, uvicorn or starlette;" \
          "Debian: apt-get install python3-httpx python3-uvicorn python3-starlette)"
