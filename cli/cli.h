@@ -61,6 +61,10 @@ int cli_parse_long(const char *cmd, const char *flag, const char *s, long min, l
  * every command and turns exit status 0 into 1 when it fails; a command
  * may call it earlier (before storing results, say). */
 int cli_check_stdout(const char *cmd);
+/* Before any work: can path be written later?  An existing file or device
+ * is left to the writer; otherwise its folder must exist and be writable.
+ * 0, or EXIT_FAIL after a message naming flag and path. */
+int cli_check_out_dir(const char *cmd, const char *flag, const char *path);
 
 /* Check the value of --vary as it is read (next: the argument after it,
  * or NULL): SECTION.KEY=VALUES, else a usage error (returned, EXIT_INPUT)

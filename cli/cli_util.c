@@ -44,6 +44,25 @@ void cli_print_usage(const char *cmd, FILE *out)
     }
 }
 
+int cli_check_out_dir(const char *cmd, const char *flag, const char *path)
+{
+    if (access(path, F_OK) == 0)
+        return 0;
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    if (access(dir, W_OK | X_OK) == 0)
+        return 0;
+    fprintf(stderr, "tfsim %s: %s %s: cannot be written: %s: %s\n", cmd, flag, path, dir,
+            strerror(errno));
+    return EXIT_FAIL;
+}
+
 int cli_no_value(const char *cmd, const char *opt)
 {
     const char *usage = NULL;

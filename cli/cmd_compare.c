@@ -238,6 +238,8 @@ int cmd_compare(int argc, char **argv)
     }
     if (o.db && (rc = cli_check_db(cmd, o.db)))
         goto out;
+    if (params_out && (rc = cli_check_out_dir(cmd, "--params-out", params_out)))
+        goto out;
     tf_params p;
     if (cli_live_params(&o, cfg, ov, &p, &err)) {
         tf_params_fini(&p);

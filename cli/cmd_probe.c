@@ -509,8 +509,10 @@ int cmd_probe(int argc, char **argv)
         rc = sim_err_set(&err, SIM_EFAIL, "cannot write the summary to standard output");
     sim_table_free(t);
     val_probe_result_free(res);
-    if (out_path && wrc == SIM_OK)
+    if (out_path && wrc == SIM_OK && rows > 0)
         fprintf(stderr, "tfsim probe: %llu samples in %s\n", (unsigned long long)rows, out_path);
+    else if (out_path && wrc == SIM_OK)
+        fprintf(stderr, "tfsim probe: no samples measured: %s left as it was\n", out_path);
     if (rc != SIM_OK)
         return cli_fail(cmd, &err);
     if (wrc != SIM_OK)

@@ -87,7 +87,9 @@ static void put_str(char *out, size_t len, size_t *n, const char *s, size_t k)
 }
 
 /* At p = "://": if the authority holds user:PASS@, copy up to the colon,
- * mask PASS and return the position of '@'; else NULL. */
+ * mask PASS and return the position of '@'; else NULL.  (A URI whose '@'
+ * lies beyond a '/', '?' or '#' is masked up to its last '@' too: a
+ * password with those characters unencoded.) */
 static const char *redact_url(const char *p, char *out, size_t len, size_t *n)
 {
     const char *a = p + 3, *q = a, *at = NULL;
@@ -96,8 +98,16 @@ static const char *redact_url(const char *p, char *out, size_t len, size_t *n)
             at = q;
         q++;
     }
-    if (!at)
-        return NULL;
+    if (!at) {
+        /* a password holding '/', '?', '#' or a quote, not percent-encoded
+         * (libpq and hiredis repeat such a URI): the last '@' before a
+         * blank ends it, whatever stands between */
+        for (q = a; *q && !strchr(" \t\r\n", *q); q++)
+            if (*q == '@')
+                at = q;
+        if (!at)
+            return NULL;
+    }
     const char *colon = memchr(a, ':', (size_t)(at - a));
     if (!colon)
         return NULL;

@@ -108,6 +108,9 @@ static void test_redact(void **state)
         {"password='a b c' host=x", "password=*** host=x"},
         {"postgresql://app:hunter2@db:5432/tf", "postgresql://app:***@db:5432/tf"},
         {"redis://:pw@localhost/0", "redis://:***@localhost/0"},
+        /* passwords with '/', '#' unencoded: masked up to the last '@' */
+        {"postgresql://u:ab/SECRET@127.0.0.1:5/db", "postgresql://u:***@127.0.0.1:5/db"},
+        {"\"postgresql://u:pa#SECRETb@[::1]x/db\"", "\"postgresql://u:***@[::1]x/db\""},
         {"http://host:8080/x?password=z&y=1", "http://host:8080/x?password=***&y=1"},
         {"password_file=/etc/pw passwords are fine", "password_file=/etc/pw passwords are fine"},
         {"no secrets here", "no secrets here"},

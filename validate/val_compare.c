@@ -513,11 +513,8 @@ static int simulate(const sim_cfg *cfg, unsigned reps, val_compare_point *pt, si
 {
     mdl_scenario sc;
     int rc = mdl_scenario_init(&sc, cfg, err);
-    if (rc == SIM_OK && reps > 0) {
-        sc.plan.min_reps = reps;
-        if (sc.plan.max_reps < reps)
-            sc.plan.max_reps = reps;
-    }
+    if (rc == SIM_OK && reps > 0) /* exactly reps: no more for a CI target */
+        sc.plan.min_reps = sc.plan.max_reps = reps;
     sim_rep_result res;
     memset(&res, 0, sizeof res);
     sim_table *t = sim_table_new(NULL);
@@ -821,6 +818,12 @@ int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare 
     if (rc == SIM_OK) {
         step(o, "simulation: %zu points", o->n);
         for (size_t i = 0; i < o->n && rc == SIM_OK; i++) {
+            /* a stop (SIGINT) between points: the live runs are kept */
+            if (o->live.stop && *o->live.stop) {
+                rc = sim_err_set(err, SIM_EFAIL, "interrupted while simulating (the live runs "
+                                                 "are measured; nothing simulated is printed)");
+                break;
+            }
             val_compare_point *pt = &c->pts[i];
             pt->cores = o->cores > 0 ? o->cores : fmax(1, c->ncpu - pt->background);
             char extra[8192];

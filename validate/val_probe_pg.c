@@ -471,6 +471,28 @@ static int on_ready(val_probe_loop *l, unsigned i, short revents, sim_err *err)
 }
 
 /* Connection parameters and the description of the server (no password). */
+/* A postgres:// URI whose user:password@ libpq did not read as such (a
+ * '/', '?' or '#' in the password, not percent-encoded): its parse puts
+ * pieces of the password in the host, port or dbname, which must not be
+ * printed. */
+static int uri_password_misread(const char *ci, const PQconninfoOption *opts)
+{
+    const char *a = strstr(ci, "://");
+    if (!a || (strncmp(ci, "postgresql://", 13) && strncmp(ci, "postgres://", 11)))
+        return 0;
+    a += 3;
+    const char *at = NULL, *q = a;
+    for (; *q && !strchr(" \t\r\n", *q); q++)
+        if (*q == '@')
+            at = q;
+    if (!at || !memchr(a, ':', (size_t)(at - a)))
+        return 0;
+    for (const PQconninfoOption *o = opts; o->keyword; o++)
+        if (!strcmp(o->keyword, "password") && o->val)
+            return 0; /* read as a password: fine */
+    return 1;
+}
+
 static int describe(pprobe *p, sim_err *err)
 {
     const val_pg_conn *cfg = p->cfg;
@@ -485,6 +507,12 @@ static int describe(pprobe *p, sim_err *err)
                                  msg ? one_line(msg, why, sizeof why) : "out of memory");
             PQfreemem(msg);
             return rc;
+        }
+        if (uri_password_misread(cfg->conninfo, opts)) {
+            PQconninfoFree(opts);
+            return sim_err_set(err, SIM_EINPUT,
+                               "--conninfo: a URI whose password libpq cannot read (percent-"
+                               "encode '/', '?', '#' and '@' in it: %%2F, %%3F, %%23, %%40)");
         }
         for (PQconninfoOption *o = opts; o->keyword; o++) {
             if (!o->val)

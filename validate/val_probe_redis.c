@@ -92,7 +92,9 @@ static int setup_cmd(rprobe *p, redisContext *c, const char *what, sim_err *err,
     int rc = SIM_OK;
     if (r->type == REDIS_REPLY_ERROR) {
         if (!strncmp(r->str, "NOAUTH", 6))
-            rc = fail(p, err, "%s refused: the server requires a password (use --password or TFSIM_REDIS_PASSWORD): %s",
+            rc = fail(p, err,
+                      "%s refused: the server requires a password (give it with the command's "
+                      "Redis password option, see --help, or in TFSIM_REDIS_PASSWORD): %s",
                       what, r->str);
         else if (!strcmp(what, "AUTH"))
             rc = fail(p, err, "authentication failed (wrong password?): %s", r->str);

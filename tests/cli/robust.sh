@@ -203,3 +203,13 @@ expect 2 "an unclosed quote" -- "$TFSIM" predict --tigerbench "$r/quote.csv" --b
 expect_err "quote.csv:2: field longer than 8192 bytes by line" "an unclosed quote is named where it opened"
 expect 2 "closed.customers beyond max_pending" -- "$TFSIM" run configs/queueing/closed.ini --set closed.customers=10000000
 expect_err "closed.customers: the stations' servers plus closed.customers" "refused up front as bad input"
+
+# ---- a second audit (2026-12-05, servers): a URI password with '/' or '#'
+# unencoded was printed in part (libpq put it in the port and dbname) ----
+expect 2 "URI password with a slash" -- "$TFSIM" probe pg --conninfo "postgresql://u:ab/SECRETslash@127.0.0.1:1/db" --count 5
+expect_err "a URI whose password libpq cannot read" "the misread URI is named"
+if grep -q SECRET "$tmp/err"; then bad "a slash password leaked: $(cat "$tmp/err")"; else ok; fi
+expect_code_in "1 2" "URI password with a hash" -- "$TFSIM" probe pg --conninfo "postgresql://u:pa#SECRETb@[::1]x/db" --count 5
+if grep -q SECRET "$tmp/err"; then bad "a hash password leaked: $(cat "$tmp/err")"; else ok; fi
+expect 1 "compare --params-out to a missing folder, before any live run" -- "$TFSIM" compare configs/live/pg_redis.ini --vary client.concurrency=1 --params-out /nonexistent-dir/p.txt
+expect_err "params-out /nonexistent-dir/p.txt: cannot be written" "the unwritable --params-out is named up front"
