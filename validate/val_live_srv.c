@@ -489,7 +489,9 @@ static int io_wait(void *ctx, val_live *e, int block, sim_err *err)
     for (unsigned i = 0; i < S->npg && rc == SIM_OK; i++)
         if (S->pg[i].busy && now > S->pg[i].deadline)
             rc = fail(S->pg_where, err,
-                      "connection %u: no reply within %g s to %s after %llu round trips (server not answering)",
+                      "connection %u: no reply within %g s to %s after %llu round trips (the "
+                      "server is down or frozen, or the statement waits, e.g. on a lock; it may "
+                      "still run there)",
                       i, S->s->timeout, tf_kind_names[S->pg[i].kind], (unsigned long long)S->ncalls);
     for (unsigned i = 0; i < S->nrd && rc == SIM_OK; i++)
         if (S->rd[i].busy && now > S->rd[i].deadline)

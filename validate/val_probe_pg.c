@@ -210,7 +210,10 @@ static int exec_wait(pprobe *p, PGconn *c, const char *sql, const char *what, do
         }
         int w = wait_fd(p, PQsocket(c), (short)(POLLIN | (flushing ? POLLOUT : 0)), deadline);
         if (w == 0)
-            return fail(p, err, "%s: no reply within %g s (server not answering)", what, timeout);
+            return fail(p, err,
+                        "%s: no reply within %g s (the server is down or frozen, or the statement "
+                        "waits, e.g. on a lock; it may still run there)",
+                        what, timeout);
         if (w < 0)
             return sim_err_set(err, SIM_EFAIL, "interrupted");
         if (!PQconsumeInput(c))
