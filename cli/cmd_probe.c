@@ -486,6 +486,7 @@ int cmd_probe(int argc, char **argv)
 
     val_probe_result *res = val_probe_result_new();
     int rc;
+    int auto_levels = backend == B_REDIS && o.nlevels == 0; /* --concurrency auto */
     if (backend == B_REDIS) {
         val_redis_info info = {0, -1};
         rc = val_probe_redis_run(&rc_, &o, res, &info, &err);
@@ -495,6 +496,11 @@ int cmd_probe(int argc, char **argv)
                     info.io_threads > 1 ? "its I/O threads run while a cycle ends with 2 x io-threads "
                                           "clients pending"
                                         : "no I/O threads");
+        else if (rc == SIM_OK)
+            fprintf(stderr, "tfsim probe: the server did not answer CONFIG GET io-threads (an ACL "
+                            "without CONFIG?): its I/O threads are unknown, %s\n",
+                    auto_levels ? "--concurrency auto swept 1, 4, 16, 64"
+                                  : "and no redis.io_threads note is written");
     }
     else if (backend == B_PG)
         rc = val_probe_pg_run(&pc, &o, res, &err);

@@ -35,3 +35,14 @@ if [ "$left" -eq 0 ]; then ok; else bad "probe redis --prefix left $left keys be
 expect 0 "probe redis with the right password" -- env TFSIM_REDIS_PASSWORD="$TFSIM_REDIS_PW_PASSWORD" \
     "$TFSIM" probe redis --socket "$TFSIM_REDIS_PW_SOCKET" --concurrency 1 --count 20 --warmup 0
 if grep -q -- "$TFSIM_REDIS_PW_PASSWORD" "$tmp/out" "$tmp/err"; then bad "probe redis printed the password"; else ok; fi
+
+# a user whose ACL refuses CONFIG: the probe measures and says the I/O
+# threads are unknown (it used to change its levels without a word)
+if "$REDIS_CLI" -s "$TFSIM_REDIS_SOCKET" ACL SETUSER tfsim_noconfig on '>nocfgpw' '~*' '+@all' '-config' >/dev/null 2>&1; then
+    expect 0 "probe redis, CONFIG refused" -- "$TFSIM" probe redis --socket "$TFSIM_REDIS_SOCKET" \
+        --user tfsim_noconfig --password nocfgpw --concurrency 1 --count 20 --warmup 2
+    expect_err "did not answer CONFIG GET io-threads" "probe redis says the I/O threads are unknown"
+    "$REDIS_CLI" -s "$TFSIM_REDIS_SOCKET" ACL DELUSER tfsim_noconfig >/dev/null 2>&1
+else
+    bad "redis-cli ACL SETUSER failed"
+fi
