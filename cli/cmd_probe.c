@@ -498,9 +498,9 @@ int cmd_probe(int argc, char **argv)
                                         : "no I/O threads");
         else if (rc == SIM_OK)
             fprintf(stderr, "tfsim probe: the server did not answer CONFIG GET io-threads (an ACL "
-                            "without CONFIG?): its I/O threads are unknown, %s\n",
-                    auto_levels ? "--concurrency auto swept 1, 4, 16, 64"
-                                  : "and no redis.io_threads note is written");
+                            "without CONFIG?): its I/O threads are unknown, no redis.io_threads "
+                            "note is written%s\n",
+                    auto_levels ? "; --concurrency auto swept 1, 4, 16, 64" : "");
     }
     else if (backend == B_PG)
         rc = val_probe_pg_run(&pc, &o, res, &err);
