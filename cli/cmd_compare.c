@@ -12,6 +12,7 @@
 #include "models/mdl_sweep.h"
 #include "sim/sim_afile.h"
 #include "sim/sim_rng.h"
+#include "sim/sim_stats.h"
 #include "validate/val_compare.h"
 
 const char cmd_compare_usage[] =
@@ -137,7 +138,7 @@ static void print_calibration(FILE *f, const val_compare *c)
     if (c->npoints)
         fprintf(f, "points within %.0f%%: %ld of %ld; of the others, %ld outside the range of "
                    "their live runs\n",
-                VAL_COMPARE_WITHIN, c->within, c->npoints, c->beyond);
+                SIM_MAPE_WITHIN, c->within, c->npoints, c->beyond);
 }
 
 int cmd_compare(int argc, char **argv)

@@ -188,7 +188,7 @@ int cmd_predict(int argc, char **argv)
         fputc('\n', nf);
         fprintf(nf, "points within %.0f%%: %ld of %ld; of the others, %ld outside the range of "
                     "their measured repetitions (measured_min..measured_max)\n",
-                VAL_PREDICT_WITHIN, p->within, p->mape_sim.n, p->beyond);
+                SIM_MAPE_WITHIN, p->mape_sim.within, p->mape_sim.n, p->mape_sim.beyond);
     } else {
         fprintf(nf, "%s%s's measured throughput is not in %s: no errors to report\n", sep,
                 p->target, p->base.file);

@@ -347,6 +347,17 @@ double sim_mape_add(sim_mape *m, double pred, double meas)
     return e;
 }
 
+double sim_mape_add_range(sim_mape *m, double pred, double meas, double lo, double hi)
+{
+    double e = sim_mape_add(m, pred, meas);
+    if (m && !isnan(e)) {
+        int in = fabs(e) <= SIM_MAPE_WITHIN;
+        m->within += in;
+        m->beyond += !in && !(pred >= lo && pred <= hi);
+    }
+    return e;
+}
+
 double sim_mape_mean(const sim_mape *m)
 {
     return m->n ? m->sum / (double)m->n : NAN;

@@ -120,16 +120,25 @@ int sim_series_batch_means(const sim_series *s, uint64_t skip, int k, double lev
                            double *half);
 
 /* Mean absolute percentage error of predictions against measurements: the
- * one place MAPE is computed (calibrate, predict, compare). */
+ * one place MAPE is computed (calibrate, predict, compare), with the points
+ * within SIM_MAPE_WITHIN percent and, of the others, those outside the
+ * range of the measurement's own runs (sim_mape_add_range). */
 typedef struct sim_mape {
     double sum, max;  /* of |error| in percent */
     long n;
+    long within;      /* points with |error| <= SIM_MAPE_WITHIN (sim_mape_add_range) */
+    long beyond;      /* the others whose prediction lies outside [lo, hi] */
 } sim_mape;
-static inline void sim_mape_init(sim_mape *m) { m->sum = m->max = 0, m->n = 0; }
+#define SIM_MAPE_WITHIN 15.0 /* percent: a point "within" (the issues' per-point target) */
+static inline void sim_mape_init(sim_mape *m) { m->sum = m->max = 0, m->n = m->within = m->beyond = 0; }
 /* 100 (pred - meas) / meas, counted in m (may be NULL) when finite; NaN
  * (not counted) when meas is not a positive finite number or pred is not
  * finite. */
 double sim_mape_add(sim_mape *m, double pred, double meas);
+/* sim_mape_add, and when counted, within or (a miss) beyond: pred outside
+ * [lo, hi], the least and greatest of the measurement's runs (a miss their
+ * own spread does not cover; NaN bounds count as outside). */
+double sim_mape_add_range(sim_mape *m, double pred, double meas, double lo, double hi);
 /* The mean of the absolute errors counted, NaN when none. */
 double sim_mape_mean(const sim_mape *m);
 

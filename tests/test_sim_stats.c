@@ -472,6 +472,18 @@ static void test_mape(void **state)
     assert_int_equal(m.n, 3);
     assert_close(sim_mape_mean(&m), 50.0 / 3, 1e-12);
     assert_close(m.max, 30, 1e-12);
+    /* within 15%, or a miss inside or outside the runs' range */
+    sim_mape r;
+    sim_mape_init(&r);
+    assert_close(sim_mape_add_range(&r, 115, 100, 100, 100), 15, 1e-12); /* within, at the edge */
+    assert_close(sim_mape_add_range(&r, 130, 100, 80, 135), 30, 1e-12);  /* a miss inside the runs */
+    assert_close(sim_mape_add_range(&r, 70, 100, 90, 110), -30, 1e-12);  /* a miss outside */
+    assert_close(sim_mape_add_range(&r, 140, 100, NAN, NAN), 40, 1e-12); /* no range: outside */
+    assert_true(isnan(sim_mape_add_range(&r, 1, 0, 0, 2)));              /* not counted */
+    assert_true(isnan(sim_mape_add_range(NULL, 1, 0, 0, 2)));
+    assert_int_equal(r.n, 4);
+    assert_int_equal(r.within, 1);
+    assert_int_equal(r.beyond, 2);
 }
 
 int main(void)

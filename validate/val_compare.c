@@ -575,24 +575,19 @@ static void errors(val_compare *c)
     sim_mape se, sa;
     sim_mape_init(&se);
     sim_mape_init(&sa);
-    c->npoints = c->within = c->beyond = 0;
     for (size_t i = 0; i < c->n; i++) {
         const val_compare_point *pt = &c->pts[i];
         for (int ph = 0; ph < TF_NPHASES; ph++) {
             double live = pt->live.phase[ph].throughput;
             if (pt->live.phase_ran[ph] != 1 || !(live > 0))
                 continue;
-            double e = sim_mape_add(&se, pt->sim[ph], live);
+            sim_mape_add_range(&se, pt->sim[ph], live, pt->live_lo[ph], pt->live_hi[ph]);
             sim_mape_add(&sa, pt->amdahl[ph], live);
-            if (isnan(e))
-                continue;
-            c->npoints++;
-            int in = fabs(e) <= VAL_COMPARE_WITHIN;
-            c->within += in;
-            c->beyond += !in && !(pt->sim[ph] >= pt->live_lo[ph] &&
-                                  pt->sim[ph] <= pt->live_hi[ph]);
         }
     }
+    c->npoints = se.n;
+    c->within = se.within;
+    c->beyond = se.beyond;
     c->mape = sim_mape_mean(&se);
     c->max_err = se.n ? se.max : NAN;
     c->mape_amdahl = sim_mape_mean(&sa);

@@ -124,7 +124,6 @@
 #define VAL_COMPARE_H
 
 #define VAL_COMPARE_MAX_LIVE_REPS 100 /* live runs per point at most */
-#define VAL_COMPARE_WITHIN 15.0       /* percent: a point "within" (issue 19's target) */
 
 #include <stddef.h>
 
@@ -212,7 +211,7 @@ typedef struct val_compare {
     double ncpu;                   /* online CPUs */
     double mape, max_err, mape_amdahl;  /* percent; NaN without values */
     long npoints;                  /* the points in mape */
-    long within;                   /* of them, simulated within VAL_COMPARE_WITHIN % of live */
+    long within;                   /* of them, simulated within SIM_MAPE_WITHIN % of live */
     long beyond;                   /* the others outside their live runs' range (a miss the
                                       machine's own run-to-run spread does not cover) */
 } val_compare;

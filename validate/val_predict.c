@@ -819,13 +819,8 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
                                                                        pp->concurrency);
             pp->amdahl[ph] = bph && !isnan(sp) ? bph->x_mean * sp : NAN;
             int counted = pp->concurrency >= p->mape_from;
-            double e = sim_mape_add(counted ? &p->mape_sim : NULL, pp->thr[ph], pp->meas[ph]);
-            if (counted && !isnan(e)) {
-                int in = fabs(e) <= VAL_PREDICT_WITHIN;
-                p->within += in;
-                p->beyond += !in && !(pp->thr[ph] >= pp->meas_lo[ph] &&
-                                      pp->thr[ph] <= pp->meas_hi[ph]);
-            }
+            sim_mape_add_range(counted ? &p->mape_sim : NULL, pp->thr[ph], pp->meas[ph],
+                               pp->meas_lo[ph], pp->meas_hi[ph]);
             sim_mape_add(counted ? &p->mape_amdahl : NULL, pp->amdahl[ph], pp->meas[ph]);
         }
     }

@@ -95,10 +95,6 @@ enum val_predict_client {
  * names the phases and concurrencies from which each loop does. */
 #define VAL_PREDICT_HELD 0.9
 
-/* A point is "within" when simulated and measured differ by at most this
- * many percent of the measured (the issues' per-point target). */
-#define VAL_PREDICT_WITHIN 15.0
-
 /* How far apart AUTO's two fits are: 100 (hi / lo - 1) percent of the
  * larger objective over the smaller, when that is under 25% (the data
  * hardly tell the clients apart: predict says so), else -1.  The live
@@ -153,10 +149,9 @@ typedef struct val_prediction {
     val_predict_point pts[VAL_CALIB_MAX_POINTS];
     size_t n;
     unsigned reps;
-    sim_mape mape_sim, mape_amdahl; /* over the points at concurrency >= mape_from */
-    long within;                   /* of mape_sim's points: simulated within 15% of measured */
-    long beyond;                   /* the others outside their repetitions' range (a miss
-                                      the measurement's own spread does not cover) */
+    sim_mape mape_sim, mape_amdahl; /* over the points at concurrency >= mape_from (mape_sim
+                                       also counts them within 15% and beyond the
+                                       repetitions' range) */
     long mape_from;
     char notes[VAL_PREDICT_MAX_NOTES][VAL_PREDICT_NOTE_LEN];
     size_t nnotes;
