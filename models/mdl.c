@@ -252,23 +252,33 @@ void mdl_limits_apply(const mdl_limits *lim, sim *s)
     s->max_pending = lim->max_pending;
 }
 
+const char *mdl_rep_name(uint32_t rep, char *buf, size_t len)
+{
+    if (rep == MDL_PILOT_REP)
+        snprintf(buf, len, "its pilot run");
+    else
+        snprintf(buf, len, "replication %u", rep);
+    return buf;
+}
+
 int mdl_check_run(int status, uint32_t rep, const mdl_limits *lim, sim_err *err)
 {
+    char who[32];
+    mdl_rep_name(rep, who, sizeof who);
     switch (status) {
     case SIM_RUN_EVENTS:
         return sim_err_set(err, SIM_EFAIL,
-                           "replication %u stopped: it reached %llu events (limit run.max_events)",
-                           rep, (unsigned long long)lim->max_events);
+                           "%s stopped: it reached %llu events (limit run.max_events)", who,
+                           (unsigned long long)lim->max_events);
     case SIM_RUN_TIME:
         return sim_err_set(err, SIM_EFAIL,
-                           "replication %u stopped: it reached %g s of simulated time (limit "
+                           "%s stopped: it reached %g s of simulated time (limit "
                            "run.max_sim_time)",
-                           rep, lim->max_sim_time);
+                           who, lim->max_sim_time);
     case SIM_RUN_MEMORY:
         return sim_err_set(err, SIM_EFAIL,
-                           "replication %u stopped: more than %llu events pending (limit "
-                           "run.max_pending)",
-                           rep, (unsigned long long)lim->max_pending);
+                           "%s stopped: more than %llu events pending (limit run.max_pending)",
+                           who, (unsigned long long)lim->max_pending);
     default:
         return SIM_OK;
     }

@@ -100,6 +100,13 @@ int mdl_scenario_run_text(mdl_scenario *sc, sim_rep_result *res, sim_table *resu
 /* Apply the limits to a simulation context. */
 struct sim;
 void mdl_limits_apply(const mdl_limits *lim, struct sim *s);
+/* The replication number of a model's pilot run (a warm-up estimate before
+ * the run): the last one, never used by the run itself. */
+#define MDL_PILOT_REP (SIM_RNG_MAX_REPS - 1)
+/* How messages name replication rep: "replication N", or "its pilot run"
+ * for MDL_PILOT_REP (its number is internal).  Returns buf (caller's,
+ * len >= 32). */
+const char *mdl_rep_name(uint32_t rep, char *buf, size_t len);
 /* Turn a sim_run status into an error when a resource bound stopped the
  * run (SIM_EFAIL naming the bound and its [run] key); SIM_OK otherwise. */
 int mdl_check_run(int status, uint32_t rep, const mdl_limits *lim, sim_err *err);

@@ -206,13 +206,15 @@ static int run_rep(const qmodel *m, uint64_t seed, uint32_t repno, uint64_t warm
     }
     int st = sim_run(&r->s, m->lim.max_sim_time);
     int rc = st == SIM_RUN_STOPPED ? SIM_OK : mdl_check_run(st, repno, &m->lim, err);
+    char who[32];
+    mdl_rep_name(repno, who, sizeof who);
     if (r->overflow)
         rc = sim_err_set(err, SIM_EFAIL,
-                         "replication %u stopped: more than %llu customers in the system (limit "
+                         "%s stopped: more than %llu customers in the system (limit "
                          "run.max_pending)",
-                         repno, (unsigned long long)m->lim.max_pending);
+                         who, (unsigned long long)m->lim.max_pending);
     if (rc == SIM_OK && st != SIM_RUN_STOPPED)
-        rc = sim_err_set(err, SIM_EFAIL, "replication %u ended before %llu departures", repno,
+        rc = sim_err_set(err, SIM_EFAIL, "%s ended before %llu departures", who,
                          (unsigned long long)r->target);
     if (rc == SIM_OK && values) {
         double now = r->s.now, span = now - r->t_measure;
@@ -482,23 +484,12 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
         sim_series series;
         sim_series_init(&series);
         /* pilot: the last replication number, never used by the run itself */
-        int rc = run_rep(m, 0x5eed5eedULL, SIM_RNG_MAX_REPS - 1, 0, &series, NULL, NULL, err);
+        int rc = run_rep(m, 0x5eed5eedULL, MDL_PILOT_REP, 0, &series, NULL, NULL, err);
         m->warmup = rc == SIM_OK ? sim_series_mser(&series) : 0;
         sim_series_fini(&series);
         if (rc) {
-            /* the pilot's replication number is internal: name the run */
-            const char *why = err->msg;
-            if (!strncmp(why, "replication ", 12)) {
-                why += 12;
-                while (*why >= '0' && *why <= '9')
-                    why++;
-                while (*why == ' ')
-                    why++;
-            }
-            char msg[SIM_ERR_MSG_MAX];
-            snprintf(msg, sizeof msg, "%s", why);
-            sim_err_clear(err); /* sim_err_set keeps a first error */
-            return sim_err_set(err, rc, "queueing.warmup = auto: its pilot run %s", msg);
+            sim_err_prefix(err, "queueing.warmup = auto: ");
+            return rc;
         }
     }
     return SIM_OK;
