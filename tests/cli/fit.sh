@@ -150,6 +150,21 @@ sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m 
     NR > 1 { n++; if ($2 >= 50) { h++; e += off($6, $5) } if ($2 >= 10 && off($15, $14) > 0.15) bad++ }
     END { exit !(n == 40 && h == 16 && e / h < 0.10 && bad == 0) }' \
     && ok || { bad "fit http: the pinned client at 0-2 ms, 50-100 or passes"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7,14-15 | sed 's/^/    /'; }
+# the same client at every backend latency the issue names (0, 0.5, 2 and
+# 10 ms, concurrency 1-100; tests/data/probe_http_up_all.csv, 2026-12-05
+# night), not refitted: every point at 50-100 within 15% (32 of 32, worst
+# 13.1% when written); below 50 the VM's own spread dominates (0 ms at 20
+# clients measured 261-400 requests/s in three runs an hour apart), so
+# those points are only held to the whole file's MAPE under 20% (15.8%)
+expect 0 "the pinned client at 0, 0.5, 2 and 10 ms" -- "$TFSIM" fit tests/data/probe_http_up_all.csv \
+    --set server.cpu_request=275us --iter 0 --reps 2 --format csv
+m=$(mape_of)
+if [ -n "$m" ] && awk -v m="$m" 'BEGIN { exit !(m < 20) }'; then ok
+else bad "httpcore 1.0.9 at 0-10 ms: probe throughput MAPE '$m', want < 20%"; fi
+sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m - 1; return d < 0 ? -d : d }
+    NR > 1 { n++; if ($2 >= 50) { h++; if (off($6, $5) > 0.15) bad++ } }
+    END { exit !(n == 80 && h == 32 && bad == 0) }' \
+    && ok || { bad "fit http: the pinned client at 50-100, every latency"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
 expect 0 "httpcore 1.0's pool against the Debian probe" -- "$TFSIM" fit tests/data/probe_http_debian12.csv \
     --config configs/tigerfans/client_debian12.ini --set server.cpu_request=275us --set client.httpcore=1.0 \
     --set client.pool_idle_cpu=116.2ns --iter 0 --reps 2
