@@ -39,7 +39,7 @@ static int duration(const char *cmd, const char *flag, const char *v, double lo,
 int cli_live_opt(const char *cmd, int argc, char **argv, int *i, val_live_srv *s, val_live_opts *o)
 {
     static const char *const with_value[] = {
-        "--redis-socket", "--redis-host", "--redis-port", "--redis-password", "--redis-db",
+        "--redis-socket", "--redis-host", "--redis-port", "--redis-user", "--redis-password", "--redis-db",
         "--redis-prefix", "--pg-conninfo", "--timeout",   "--cpu-scale",      "--cpu-per-step"};
     const char *a = argv[*i];
     if (!strcmp(a, "--pg-keep")) {
@@ -63,6 +63,8 @@ int cli_live_opt(const char *cmd, int argc, char **argv, int *i, val_live_srv *s
         if (cli_parse_long(cmd, a, v, 1, 65535, &n))
             return -1;
         s->redis.port = (int)n;
+    } else if (!strcmp(a, "--redis-user")) {
+        s->redis.user = v;
     } else if (!strcmp(a, "--redis-password")) {
         s->redis.password = v;
     } else if (!strcmp(a, "--redis-db")) {

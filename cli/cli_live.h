@@ -19,6 +19,7 @@
     "  --redis-socket PATH   Redis unix socket (default: TCP --redis-host/--redis-port,\n" \
     "                        127.0.0.1:6379)\n" \
     "  --redis-host H, --redis-port P\n" \
+    "  --redis-user U        ACL user for AUTH (default: the default user)\n" \
     "  --redis-password PW   (default: $TFSIM_REDIS_PASSWORD; never printed)\n" \
     "  --redis-db N          database number (default 15)\n" \
     "  --redis-prefix P      key prefix (default tfsim:live:<pid>:)\n" \

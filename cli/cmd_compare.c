@@ -115,7 +115,10 @@ static void print_calibration(FILE *f, const val_compare *c)
             k->sum_cpu * 1e6, k->row_cost * 1e9, k->rows_avg, k->l_commit * 1e6, k->commit_wake * 1e6,
             k->l_redis * 1e6, k->background,
             k->flush, k->redis_service, k->save_extra * 1e6,
-            k->redis_on_host ? "on the host's cores" : "off the host");
+            k->redis_on_host       ? "on the host's cores"
+            : k->redis_cpu_unknown ? "simulated off the host: it runs here but refused INFO cpu (an ACL?), so its "
+                                     "CPU is unknown"
+                                   : "off the host");
     if (k->redis_io_threads > 0)
         fprintf(f, "  redis.io_threads = %ld (the server's io-threads%s)\n", k->redis_io_threads,
                 k->redis_io_reads > 0 ? ", reads too" : k->redis_io_reads == 0 ? ", writes only" : "");

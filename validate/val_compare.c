@@ -806,6 +806,10 @@ int val_compare_run(const sim_cfg *base, const val_compare_opts *o, val_compare 
         if (rc == SIM_OK) {
             rc = calib_from(one < o->n ? &ps[one] : &p1, o1, &sm, ld, &c->cal, err);
             c->cal.loaded_at = ld ? at : 0;
+            /* round trips went to Redis (l_redis > 0) on this machine, yet
+             * its CPU could not be read */
+            c->cal.redis_cpu_unknown = rc == SIM_OK && c->cal.l_redis > 0 && !c->cal.redis_on_host &&
+                                       val_live_srv_redis_local(&o->srv->redis);
         }
         tf_params_fini(&p1);
         samples_fini(&sm);

@@ -176,6 +176,9 @@ typedef struct val_compare_calib {
     long redis_io_threads;              /* the server's io-threads (0: unknown) */
     int redis_io_reads;                 /* its io-threads-do-reads (-1: unknown) */
     int pg_on_host, redis_on_host;
+    /* Redis served round trips from this machine but refused INFO cpu (an
+     * ACL): its CPU is unknown and it is simulated off the host */
+    int redis_cpu_unknown;
 } val_compare_calib;
 
 typedef struct val_compare_point {

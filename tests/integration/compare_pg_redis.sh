@@ -122,4 +122,20 @@ expect 2 "compare tb" -- compare_srv configs/tigerfans/tb_redis.ini --vary clien
 expect 1 "compare, redis down" -- "$TFSIM" compare configs/live/pg_redis.ini --vary client.concurrency=1,2 \
     --redis-socket "$TFSIM_SERVERS_DIR/none.sock" --pg-conninfo "$TFSIM_PG_CONNINFO"
 expect_err "redis at unix:$TFSIM_SERVERS_DIR/none.sock (db 15): cannot connect" "compare, redis down: names server"
+# an ACL user (--redis-user) whose ACL refuses INFO: compare runs, and says
+# that Redis's CPU is unknown instead of calling it "off the host" (it
+# used to switch without a word); a wrong user is an authentication error
+if ${REDIS_CLI:-redis-cli} -s "$TFSIM_REDIS_SOCKET" ACL SETUSER tfsim_noinfo on '>noinfopw' '~*' '+@all' '-info' >/dev/null 2>&1; then
+    expect 0 "compare, INFO refused" -- compare_srv configs/live/pg_redis.ini --vary client.concurrency=1 \
+        --set client.total=30 --reps 2 --redis-user tfsim_noinfo --redis-password noinfopw
+    expect_out "refused INFO cpu (an ACL?), so its CPU is unknown" "compare, INFO refused: says Redis's CPU is unknown"
+    if grep -q noinfopw "$tmp/out" "$tmp/err"; then bad "compare --redis-user: the password was printed"; else ok; fi
+    expect 1 "live, unknown --redis-user" -- "$TFSIM" live configs/live/pg_redis.ini --set client.total=10 \
+        --redis-socket "$TFSIM_REDIS_SOCKET" --redis-user tfsim_nosuch --redis-password noinfopw \
+        --pg-conninfo "$TFSIM_PG_CONNINFO"
+    expect_err "WRONGPASS\\|authentication" "live, unknown --redis-user: an authentication error"
+    ${REDIS_CLI:-redis-cli} -s "$TFSIM_REDIS_SOCKET" ACL DELUSER tfsim_noinfo >/dev/null 2>&1
+else
+    bad "redis-cli ACL SETUSER failed"
+fi
 expect 0 "compare --help" -- "$TFSIM" compare --help
