@@ -117,6 +117,8 @@ const char cmd_probe_usage[] =
     "                      bare ASGI app) or fastapi (needs python3-fastapi)\n"
     "  --reps N            runs per latency and concurrency (default 1)\n"
     "  --seed N            the load generator's random seed (default 1)\n"
+    "  --timeout T         allowed for each request (default 10s, as TigerBench's\n"
+    "                      load generator); a request past it counts as an error\n"
     "  --format F          summary as text (default), csv or json: per latency,\n"
     "                      concurrency and phase the throughput, the client's and\n"
     "                      the server's CPU ms per request, the connections the\n"
@@ -272,6 +274,13 @@ static int probe_http(int argc, char **argv)
             if (n > 9007199254740992ull)
                 return cli_usage_error(cmd, "--seed: at most 2^53");
             o.seed = n;
+        } else if (FLAG("--timeout")) {
+            NEED();
+            double d;
+            const char *w;
+            if (sim_parse_duration(v, &d, &w) || !(d >= 1e-3) || d > 86400)
+                return cli_usage_error(cmd, "--timeout: '%s' is not a duration in [1 ms, 1 day] (e.g. 2s)", v);
+            o.timeout = d;
         } else if (FLAG("--format")) {
             NEED();
             if (cli_parse_format(cmd, v, &fmt))

@@ -470,7 +470,7 @@ static void test_run_complete(void **state)
     assert_string_equal(res.versions, VERSIONS_TEXT);
     /* the arguments the script got, and the other stderr lines */
     assert_string_equal(d.text, "args: LOAD --latency-ms 0 --concurrency 1,2 --total 20 --phases "
-                                "reserve,commit --app starlette --reps 1 --seed 1 --header|"
+                                "reserve,commit --app starlette --reps 1 --seed 1 --timeout 10 --header|"
                                 "some warning|");
     size_t n;
     char *text = slurp(out, &n);
@@ -594,6 +594,16 @@ static void test_run_no_interpreter(void **state)
     o.out = NULL;
     assert_int_equal(val_probe_http_run(&o, &res, &err), SIM_EINPUT);
     assert_non_null(strstr(err.msg, "--out"));
+
+    /* a timeout of nothing (or NaN): bad input, named */
+    o.out = out;
+    const double bad_timeouts[] = {0, -1, NAN, 1e9};
+    for (size_t i = 0; i < sizeof bad_timeouts / sizeof bad_timeouts[0]; i++) {
+        sim_err_clear(&err);
+        o.timeout = bad_timeouts[i];
+        assert_int_equal(val_probe_http_run(&o, &res, &err), SIM_EINPUT);
+        assert_non_null(strstr(err.msg, "--timeout"));
+    }
     val_probe_http_result_fini(&res);
 }
 

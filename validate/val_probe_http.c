@@ -73,6 +73,7 @@ void val_probe_http_opts_init(val_probe_http_opts *o)
     o->app = VAL_HTTP_APP_STARLETTE;
     o->reps = 1;
     o->seed = 1;
+    o->timeout = 10;
 }
 
 const char *val_probe_http_default_python(void)
@@ -582,6 +583,8 @@ static int write_preamble(hrun *h)
     fprintf(m, "# tfsim probe http: python %s, PYTHONPATH %s, app %s, total %llu, reps %u, seed %llu\n",
             py, pp, val_http_app_names[o->app], (unsigned long long)o->total, o->reps,
             (unsigned long long)o->seed);
+    if (o->timeout != 10)
+        fprintf(m, "# timeout %g s per request\n", o->timeout);
     if (h->res->versions[0])
         fprintf(m, "# %s\n", h->res->versions);
     else
@@ -767,7 +770,7 @@ static int spawn(hrun *h)
 {
     const val_probe_http_opts *o = h->o;
     char conc[VAL_HTTP_MAX_LIST * 8 + 1] = "", lat[VAL_HTTP_MAX_LIST * 32 + 1] = "", phases[64] = "";
-    char total[32], reps[32], seed[32];
+    char total[32], reps[32], seed[32], timeout[32];
     for (size_t i = 0; i < o->nconcurrency; i++)
         snprintf(conc + strlen(conc), sizeof conc - strlen(conc), "%s%u", i ? "," : "",
                  o->concurrency[i]);
@@ -779,9 +782,10 @@ static int spawn(hrun *h)
     snprintf(total, sizeof total, "%llu", (unsigned long long)o->total);
     snprintf(reps, sizeof reps, "%u", o->reps);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
+    snprintf(timeout, sizeof timeout, "%.9g", o->timeout);
     char *argv[] = {(char *)h->python, h->load_path, "--latency-ms", lat, "--concurrency", conc,
                     "--total", total, "--phases", phases, "--app",
-                    (char *)val_http_app_names[o->app], "--reps", reps, "--seed", seed, "--header",
+                    (char *)val_http_app_names[o->app], "--reps", reps, "--seed", seed, "--timeout", timeout, "--header",
                     NULL};
 
     int po[2], pe[2];
@@ -908,6 +912,8 @@ static int check_opts(const val_probe_http_opts *o, sim_err *err)
         return sim_err_set(err, SIM_EINPUT, "--reps: must be in [1, %u]", VAL_HTTP_MAX_REPS);
     if (o->seed > 9007199254740992ull)
         return sim_err_set(err, SIM_EINPUT, "--seed: must be at most 2^53");
+    if (!(o->timeout >= 1e-3 && o->timeout <= 86400))
+        return sim_err_set(err, SIM_EINPUT, "--timeout: must be in [1 ms, 1 day]");
     if (o->app < 0 || o->app >= VAL_HTTP_NAPPS)
         return sim_err_set(err, SIM_EINPUT, "--app: unknown application");
     int any = 0;

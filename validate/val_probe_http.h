@@ -132,6 +132,8 @@ typedef struct val_probe_http_opts {
     int app;                  /* VAL_HTTP_APP_* */
     unsigned reps;            /* runs per (latency, concurrency) */
     uint64_t seed;
+    double timeout;           /* seconds allowed for each request (httpx's timeout;
+                                 TigerBench's load_phases.py uses 10 s) */
     const char *out;          /* the CSV (required) */
     const volatile sig_atomic_t *stop;  /* set (e.g. by SIGINT) to stop early; may be NULL */
     /* After each row is written (may be NULL). */
@@ -145,7 +147,7 @@ typedef struct val_probe_http_opts {
 
 /* Defaults: python NULL, latencies 0,0.5,2,10 ms, concurrencies
  * 1,5,10,20,...,100, total 1000, all phases, app starlette, reps 1,
- * seed 1, out NULL. */
+ * seed 1, timeout 10 s, out NULL. */
 void val_probe_http_opts_init(val_probe_http_opts *o);
 
 /* /usr/bin/python3 when it is executable, else "python3" (found on PATH

@@ -18,6 +18,8 @@ expect 2 "probe http --app unknown" -- "$TFSIM" probe http --out "$tmp/h.csv" --
 expect_err "\-\-app: 'django'" "probe http names --app"
 expect 2 "probe http --total 0" -- "$TFSIM" probe http --out "$tmp/h.csv" --total 0
 expect_err "\-\-total" "probe http names --total"
+expect 2 "probe http --timeout 0" -- "$TFSIM" probe http --out "$tmp/h.csv" --timeout 0
+expect_err "\-\-timeout: '0'" "probe http names --timeout"
 expect 2 "probe http --reps missing value" -- "$TFSIM" probe http --out "$tmp/h.csv" --reps
 expect_err "\-\-reps: missing value" "probe http names --reps"
 [ ! -e "$tmp/h.csv" ] && ok || bad "probe http bad flags created the output file"
@@ -58,6 +60,15 @@ if /usr/bin/python3 -c 'import httpx, httpcore, uvicorn, starlette' 2>/dev/null;
         "$tmp/keep.csv" && ok || bad "probe http CSV lacks the versions comment"
     grep -q '^# tfsim probe http: python /usr/bin/python3, ' "$tmp/keep.csv" && ok \
         || bad "probe http CSV lacks the settings comment"
+    # a server slower than --timeout (it used to wait httpx's 10 s per
+    # request): every request an error within the time allowed, the
+    # setting in the CSV, and the probe done in a few seconds
+    expect 0 "probe http --timeout shorter than the backend" -- env TMPDIR="$tmp/httptmp" "$TFSIM" probe http \
+        --concurrency 1 --total 4 --latency-ms 300 --phases reserve --timeout 100ms --out "$tmp/slow.csv" --format csv
+    expect_out "^300,1,reserve,1,4,4,0" "probe http --timeout: the requests past it are errors"
+    grep -qx '# timeout 0.1 s per request' "$tmp/slow.csv" && ok || bad "probe http --timeout: not in the CSV"
+    awk -F, '$1 == 300 && $7 < 1 { w = 1 } END { exit !w }' "$tmp/slow.csv" && ok \
+        || bad "probe http --timeout: 4 requests took a second or more"
     grep -v '^#' "$tmp/keep.csv" > "$tmp/keep.data"
     [ "$(head -1 "$tmp/keep.data")" = "latency_ms,concurrency,phase,total,ok,errors,walltime,throughput,client_cpu,server_cpu,server_requests,server_await,server_conns,pool_passes,pool_conns,pool_idle" ] \
         && ok || bad "probe http CSV header"

@@ -99,7 +99,7 @@ class Server:
 
 
 async def control(httpx, base: str, path: str) -> dict:
-    async with httpx.AsyncClient(base_url=base, timeout=10.0) as c:
+    async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT) as c:
         r = await c.get(path)
         r.raise_for_status()
         return r.json()
@@ -160,6 +160,7 @@ class PoolStats:
 
 
 POOL = PoolStats()
+TIMEOUT = 10.0  # seconds per request (--timeout)
 
 
 def sign(payload: bytes) -> str:
@@ -171,7 +172,7 @@ async def run_phase(httpx, base: str, phase: str, total: int, conc: int, session
     limits = httpx.Limits(max_connections=conc, max_keepalive_connections=conc)
     ok = 0
     errors = 0
-    async with httpx.AsyncClient(base_url=base, timeout=10.0, limits=limits,
+    async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT, limits=limits,
                                  follow_redirects=False) as client:
         sem = asyncio.Semaphore(conc)
 
@@ -304,14 +305,18 @@ def main() -> int:
     ap.add_argument("--app", default="starlette", choices=["starlette", "asgi", "fastapi"])
     ap.add_argument("--reps", type=int, default=1, help="runs per (latency, concurrency)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=10.0,
+                    help="seconds allowed for each request (TigerBench's load_phases.py: 10)")
     ap.add_argument("--header", action="store_true", help="print the CSV header first")
     a = ap.parse_args()
+    global TIMEOUT
+    TIMEOUT = a.timeout
     lats = parse_list(a.latency_ms, float)
     concs = parse_list(a.concurrency, int)
     phases = [p for p in a.phases.split(",") if p]
     if not lats or not concs or any(c < 1 for c in concs) or any(x < 0 for x in lats) \
-            or a.total < 1 or a.reps < 1 or any(p not in PHASES for p in phases):
-        print("tfhttp_load: bad --latency-ms, --concurrency, --total, --reps or --phases",
+            or a.total < 1 or a.reps < 1 or not a.timeout > 0 or any(p not in PHASES for p in phases):
+        print("tfhttp_load: bad --latency-ms, --concurrency, --total, --reps, --timeout or --phases",
               file=sys.stderr)
         return 2
     try:
