@@ -256,6 +256,7 @@ int cmd_compare(int argc, char **argv)
     co.n = nvalues;
     co.srv = &srv;
     co.live.stop = &stop_flag;
+    srv.pg.stop = &stop_flag; /* also while connecting and setting up */
     co.step = on_step;
     co.step_ctx = (void *)cmd;
     val_compare c;

@@ -98,6 +98,7 @@ int cmd_live(int argc, char **argv)
     }
     cli_live_signals(&stop_flag);
     lo.stop = &stop_flag;
+    srv.pg.stop = &stop_flag; /* also while connecting and setting up */
     lo.progress = cli_live_progress;
     lo.progress_ctx = (void *)cmd;
     val_live_out res;

@@ -631,6 +631,16 @@ static int cleanup(srv *S, int schema_made, int failed, sim_err *err)
     }
     if (schema_made && !S->s->pg.keep) {
         PGconn *c = val_probe_pg_connect(&S->s->pg, S->s->timeout, e);
+        if (c && failed && S->npg > 0) {
+            /* a backend may still run its statement (the preload): cancel
+             * the run's before the DROP waits for their locks */
+            int *pids = malloc(S->npg * sizeof *pids);
+            assert(pids && "out of memory");
+            for (unsigned i = 0; i < S->npg; i++)
+                pids[i] = S->pg[i].pid;
+            val_probe_pg_cancel(&S->s->pg, c, pids, S->npg, S->s->timeout);
+            free(pids);
+        }
         int crc = c ? val_probe_pg_exec(&S->s->pg, c,
                                         "SET client_min_messages = warning;"
                                         "DROP SCHEMA IF EXISTS tfsim_live CASCADE",

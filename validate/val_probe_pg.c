@@ -215,10 +215,34 @@ static int exec_wait(pprobe *p, PGconn *c, const char *sql, const char *what, do
                         "waits, e.g. on a lock; it may still run there)",
                         what, timeout);
         if (w < 0)
-            return sim_err_set(err, SIM_EFAIL, "interrupted");
+            return sim_err_set(err, SIM_EFAIL, "%s: interrupted", what);
         if (!PQconsumeInput(c))
             return fail(p, err, "%s failed: %s", what, one_line(PQerrorMessage(c), why, sizeof why));
     }
+}
+
+/* After a failure (an interruption, a timeout) a backend may still be
+ * running its statement (a preload, say): closing its connection does not
+ * stop it (PostgreSQL notices when the statement ends), and a DROP of the
+ * schema would wait for its locks.  Ask the server, on c, to cancel what
+ * the backends pids[0..n) run (our own role's backends: allowed; an idle
+ * one ignores it).  Best effort: a failure is ignored, the DROP after it
+ * says what remains.  A query on the server, not PQcancel: libpq 15's
+ * PQcancel blocks with no deadline, this waits at most timeout. */
+static void cancel_backends(pprobe *p, PGconn *c, const int *pids, size_t n, double timeout)
+{
+    if (!c || n == 0)
+        return;
+    size_t len = 96 + n * 12;
+    char *sql = malloc(len);
+    assert(sql && "out of memory");
+    int k = snprintf(sql, len, "SELECT pg_cancel_backend(b) FROM unnest(ARRAY[");
+    for (size_t i = 0; i < n; i++)
+        k += snprintf(sql + k, len - (size_t)k, "%s%d", i ? "," : "", pids[i]);
+    snprintf(sql + k, len - (size_t)k, "]::int[]) AS b");
+    sim_err ign = {0};
+    (void)exec_wait(p, c, sql, "cancelling the statements left running", timeout, NULL, 0, &ign);
+    free(sql);
 }
 
 /* ---- the transactions ---- */
@@ -667,7 +691,12 @@ int val_probe_pg_run(const val_pg_conn *cfg, const val_probe_opts *o, val_probe_
         }
         next_id += most;
     }
+    int *pids = malloc((p.nk ? p.nk : 1) * sizeof *pids);
+    assert(pids && "out of memory");
+    size_t npids = 0;
     for (unsigned i = 0; i < p.nk; i++) {
+        if (p.k[i].c && PQbackendPID(p.k[i].c) > 0)
+            pids[npids++] = PQbackendPID(p.k[i].c);
         PQclear(p.k[i].last);
         free(p.k[i].error);
         PQfinish(p.k[i].c);
@@ -679,6 +708,8 @@ int val_probe_pg_run(const val_pg_conn *cfg, const val_probe_opts *o, val_probe_
         sim_err cerr = {0};
         sim_err *e = rc ? &cerr : err;
         PGconn *c = connect_one(&p, e);
+        if (rc != SIM_OK)
+            cancel_backends(&p, c, pids, npids, o->timeout);
         int crc = c ? exec_wait(&p, c, "DROP SCHEMA IF EXISTS tfsim_probe CASCADE", "dropping the schema",
                                 o->timeout, NULL, 0, e)
                     : SIM_EFAIL;
@@ -690,6 +721,7 @@ int val_probe_pg_run(const val_pg_conn *cfg, const val_probe_opts *o, val_probe_
                 val_probe_err_append(err, "; the schema tfsim_probe may remain (the next probe drops it)");
         }
     }
+    free(pids);
     return rc;
 }
 
@@ -702,6 +734,7 @@ static int accessor_init(pprobe *p, val_probe_opts *o, const val_pg_conn *c, dou
     memset(p, 0, sizeof *p);
     val_probe_opts_init(o);
     o->timeout = timeout;
+    o->stop = c->stop;
     p->cfg = c;
     p->o = o;
     return describe(p, err);
@@ -740,6 +773,15 @@ int val_probe_pg_exec(const val_pg_conn *c, PGconn *conn, const char *sql, const
                       double timeout, sim_err *err)
 {
     return val_probe_pg_numbers(c, conn, sql, what, timeout, NULL, 0, err);
+}
+
+void val_probe_pg_cancel(const val_pg_conn *c, PGconn *conn, const int *pids, size_t n, double timeout)
+{
+    pprobe p;
+    val_probe_opts o;
+    sim_err ign = {0};
+    if (accessor_init(&p, &o, c, timeout, &ign) == SIM_OK)
+        cancel_backends(&p, conn, pids, n, timeout);
 }
 
 const char *val_probe_pg_one_line(const char *in, char *out, size_t len)

@@ -53,6 +53,11 @@ typedef struct val_pg_conn {
     uint64_t preload_holds;  /* posted holds inserted before measuring */
     int pre_ping;            /* 1: SELECT 1 before every transaction */
     int keep;                /* 1: leave the schema in place at the end */
+    /* set (e.g. by SIGINT) to interrupt a wait of the accessors below
+     * (connecting, a statement such as the live driver's preload): the
+     * wait ends at the signal with "interrupted"; may be NULL.  The probe
+     * itself takes val_probe_opts.stop. */
+    const volatile sig_atomic_t *stop;
 } val_pg_conn;
 
 /* Operation names (without the "postgres." prefix), in the order they run. */
@@ -82,6 +87,10 @@ int val_probe_pg_run(const val_pg_conn *c, const val_probe_opts *o, val_probe_re
  * of the first result with rows, field by field as numbers, into
  * vals[0..nvals) (caller storage; NaN for a NULL, a missing field, no row
  * or a failure).
+ * val_probe_pg_cancel: after a failure, ask the server on conn (borrowed)
+ * to cancel the statements the backends pids[0..n) (borrowed) may still
+ * run, within timeout seconds; best effort, nothing reported (what it
+ * could not do shows in the DROP after it).
  * val_probe_pg_one_line: a libpq message on one line, into out. */
 struct pg_conn;
 int val_probe_pg_where(const val_pg_conn *c, char *where, size_t len, sim_err *err);
@@ -90,6 +99,8 @@ int val_probe_pg_exec(const val_pg_conn *c, struct pg_conn *conn, const char *sq
                       double timeout, sim_err *err);
 int val_probe_pg_numbers(const val_pg_conn *c, struct pg_conn *conn, const char *sql, const char *what,
                          double timeout, double *vals, int nvals, sim_err *err);
+void val_probe_pg_cancel(const val_pg_conn *c, struct pg_conn *conn, const int *pids, size_t n,
+                         double timeout);
 const char *val_probe_pg_one_line(const char *in, char *out, size_t len);
 
 #endif
