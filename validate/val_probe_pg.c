@@ -226,7 +226,8 @@ static int exec_wait(pprobe *p, PGconn *c, const char *sql, const char *what, do
  * stop it (PostgreSQL notices when the statement ends), and a DROP of the
  * schema would wait for its locks.  Ask the server, on c, to cancel what
  * the backends pids[0..n) run (our own role's backends: allowed; an idle
- * one ignores it).  Best effort: a failure is ignored, the DROP after it
+ * one ignores it; a pid of 0, a connection that never came up, is
+ * skipped).  Best effort: a failure is ignored, the DROP after it
  * says what remains.  A query on the server, not PQcancel: libpq 15's
  * PQcancel blocks with no deadline, this waits at most timeout. */
 static void cancel_backends(pprobe *p, PGconn *c, const int *pids, size_t n, double timeout)
@@ -237,11 +238,14 @@ static void cancel_backends(pprobe *p, PGconn *c, const int *pids, size_t n, dou
     char *sql = malloc(len);
     assert(sql && "out of memory");
     int k = snprintf(sql, len, "SELECT pg_cancel_backend(b) FROM unnest(ARRAY[");
+    size_t used = 0;
     for (size_t i = 0; i < n; i++)
-        k += snprintf(sql + k, len - (size_t)k, "%s%d", i ? "," : "", pids[i]);
+        if (pids[i] > 0)
+            k += snprintf(sql + k, len - (size_t)k, "%s%d", used++ ? "," : "", pids[i]);
     snprintf(sql + k, len - (size_t)k, "]::int[]) AS b");
     sim_err ign = {0};
-    (void)exec_wait(p, c, sql, "cancelling the statements left running", timeout, NULL, 0, &ign);
+    if (used)
+        (void)exec_wait(p, c, sql, "cancelling the statements left running", timeout, NULL, 0, &ign);
     free(sql);
 }
 
@@ -695,7 +699,7 @@ int val_probe_pg_run(const val_pg_conn *cfg, const val_probe_opts *o, val_probe_
     assert(pids && "out of memory");
     size_t npids = 0;
     for (unsigned i = 0; i < p.nk; i++) {
-        if (p.k[i].c && PQbackendPID(p.k[i].c) > 0)
+        if (p.k[i].c)
             pids[npids++] = PQbackendPID(p.k[i].c);
         PQclear(p.k[i].last);
         free(p.k[i].error);
