@@ -29,6 +29,36 @@ fi
 # shellcheck disable=SC1091
 . "$srv/env"
 
+# interrupt_in_preload SCHEMA LABEL TFSIM-ARGS...: run tfsim with ARGS (a
+# command that preloads a large holds table into SCHEMA) in the
+# background, wait until the preload's INSERT runs on the server, send
+# SIGINT, and check: exit 1 with "preloading the holds table:
+# interrupted", stopped within 3 s, SCHEMA dropped, no "may remain".
+interrupt_in_preload() {
+    schema=$1 label=$2
+    shift 2
+    psql_="/usr/lib/postgresql/15/bin/psql -X -q -t -A"
+    rm -f "$tmp/out" "$tmp/err"
+    "$TFSIM" "$@" >"$tmp/out" 2>"$tmp/err" &
+    ipid=$!
+    n=0
+    while [ "$n" -lt 100 ] && [ "$($psql_ "$TFSIM_PG_CONNINFO" -c "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'INSERT INTO $schema.holds%'")" != 1 ]; do
+        sleep 0.1
+        n=$((n + 1))
+    done
+    t0=$(date +%s)
+    kill -INT "$ipid"
+    wait "$ipid"
+    irc=$?
+    t1=$(date +%s)
+    if [ "$irc" -eq 1 ] && grep -q "preloading the holds table: interrupted" "$tmp/err"; then ok
+    else bad "$label: exit $irc, expected 1 with 'preloading the holds table: interrupted'"; sed 's/^/    /' "$tmp/err"; fi
+    if [ $((t1 - t0)) -le 3 ]; then ok; else bad "$label: took $((t1 - t0)) s to stop"; fi
+    if [ "$($psql_ "$TFSIM_PG_CONNINFO" -c "SELECT count(*) FROM pg_namespace WHERE nspname = '$schema'")" = 0 ]; then ok
+    else bad "$label: the schema $schema remains"; fi
+    if grep -q "may remain" "$tmp/err"; then bad "$label: says the schema may remain"; else ok; fi
+}
+
 for f in tests/integration/*.sh; do
     [ -f "$f" ] || continue
     . "$f"

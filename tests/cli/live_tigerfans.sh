@@ -13,12 +13,6 @@
 case "$TFSIM" in
 */san/*) ;;
 *)
-    live=tests/data/live_debian12.csv
-    expect 0 "predict pg_redis from live pg_pg" -- "$TFSIM" predict --tigerbench $live --baseline pg_pg \
-        --target pg_redis --iter 60 --format csv
-    expect_err "objective [0-9.e-]*: Debian's kept" "predict keeps Debian's client for a Debian-measured run"
-    m=$(sed -n 's/^MAPE at concurrency >= 5: simulation \([0-9.]*\)%.*/\1/p' "$tmp/err")
-    if [ -n "$m" ] && awk -v m="$m" 'BEGIN { exit !(m < 10) }'; then ok;
-    else bad "predict pg_redis from live pg_pg: MAPE '$m', want < 10%"; fi
+    expect_live_predict tests/data/live_debian12.csv "Debian's" 10 "predict pg_redis from live pg_pg"
     ;;
 esac

@@ -13,12 +13,6 @@
 case "$TFSIM" in
 */san/*) ;;
 *)
-    live=tests/data/live_pinned_l.csv
-    expect 0 "predict pg_redis from the pinned client's live pg_pg" -- "$TFSIM" predict --tigerbench $live \
-        --baseline pg_pg --target pg_redis --iter 60 --format csv
-    expect_err "objective [0-9.e-]*: 1.0's kept" "predict keeps httpcore 1.0's client for the pinned client's series"
-    m=$(sed -n 's/^MAPE at concurrency >= 5: simulation \([0-9.]*\)%.*/\1/p' "$tmp/err")
-    if [ -n "$m" ] && awk -v m="$m" 'BEGIN { exit !(m < 15) }'; then ok;
-    else bad "predict pg_redis from the pinned client's live pg_pg: MAPE '$m', want < 15%"; fi
+    expect_live_predict tests/data/live_pinned_l.csv "1.0's" 15 "predict pg_redis from the pinned client's live pg_pg"
     ;;
 esac

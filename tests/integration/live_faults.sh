@@ -83,23 +83,6 @@ if [ "$left" -eq 0 ]; then ok; else bad "live interrupted: left $left redis keys
 # 20,000 rows); now the wait ends at the signal, the statement left running
 # is cancelled and the schema dropped (the DROP used to wait for its locks
 # and leave the schema behind)
-PSQLF="/usr/lib/postgresql/15/bin/psql -X -q -t -A"
-rm -f "$tmp/out" "$tmp/err"
-"$TFSIM" live configs/live/pg_redis.ini --set postgres.holds_rows=5000000 --set client.total=10 \
-    --redis-socket "$TFSIM_REDIS_SOCKET" --pg-conninfo "$TFSIM_PG_CONNINFO" >"$tmp/out" 2>"$tmp/err" &
-lpid=$!
-n=0
-while [ "$n" -lt 100 ] && [ "$($PSQLF "$TFSIM_PG_CONNINFO" -c "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'INSERT INTO tfsim_live.holds%'")" != 1 ]; do
-    sleep 0.1; n=$((n + 1))
-done
-t0=$(date +%s)
-kill -INT "$lpid"
-wait "$lpid"
-lrc=$?
-t1=$(date +%s)
-if [ "$lrc" -eq 1 ] && grep -q "preloading the holds table: interrupted" "$tmp/err"; then ok
-else bad "live interrupted in the preload: exit $lrc, expected 1 with 'preloading the holds table: interrupted'"; sed 's/^/    /' "$tmp/err"; fi
-if [ $((t1 - t0)) -le 3 ]; then ok; else bad "live interrupted in the preload: took $((t1 - t0)) s to stop"; fi
-if [ "$($PSQLF "$TFSIM_PG_CONNINFO" -c "SELECT count(*) FROM pg_namespace WHERE nspname = 'tfsim_live'")" = 0 ]; then ok
-else bad "live interrupted in the preload: the schema tfsim_live remains"; fi
-if grep -q "may remain" "$tmp/err"; then bad "live interrupted in the preload: says the schema may remain"; else ok; fi
+interrupt_in_preload tfsim_live "live interrupted in the preload" live configs/live/pg_redis.ini \
+    --set postgres.holds_rows=5000000 --set client.total=10 \
+    --redis-socket "$TFSIM_REDIS_SOCKET" --pg-conninfo "$TFSIM_PG_CONNINFO"

@@ -87,25 +87,8 @@ fault_csv_ok "$tmp/fault.csv" "probe interrupted"
 
 # -- interrupted during the preload (probe postgres --holds): stops at the
 # signal, cancels the statement left running, drops its schema
-PSQLF="/usr/lib/postgresql/15/bin/psql -X -q -t -A"
-rm -f "$tmp/out" "$tmp/err"
-"$TFSIM" probe postgres --conninfo "$TFSIM_PG_CONNINFO" --holds 5000000 --concurrency 1 --count 10 \
-    >"$tmp/out" 2>"$tmp/err" &
-fpid=$!
-n=0
-while [ "$n" -lt 100 ] && [ "$($PSQLF "$TFSIM_PG_CONNINFO" -c "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'INSERT INTO tfsim_probe.holds%'")" != 1 ]; do
-    sleep 0.1; n=$((n + 1))
-done
-t0=$(date +%s)
-kill -INT "$fpid"
-wait "$fpid"
-frc=$?
-t1=$(date +%s)
-if [ "$frc" -eq 1 ] && grep -q "preloading the holds table: interrupted" "$tmp/err"; then ok
-else bad "probe interrupted in the preload: exit $frc"; sed 's/^/    /' "$tmp/err"; fi
-if [ $((t1 - t0)) -le 3 ]; then ok; else bad "probe interrupted in the preload: took $((t1 - t0)) s to stop"; fi
-if [ "$($PSQLF "$TFSIM_PG_CONNINFO" -c "SELECT count(*) FROM pg_namespace WHERE nspname = 'tfsim_probe'")" = 0 ]; then ok
-else bad "probe interrupted in the preload: the schema tfsim_probe remains"; fi
+interrupt_in_preload tfsim_probe "probe interrupted in the preload" probe postgres \
+    --conninfo "$TFSIM_PG_CONNINFO" --holds 5000000 --concurrency 1 --count 10
 
 # the cluster answers again for whatever runs next
 if /usr/lib/postgresql/15/bin/psql -X -q -t -A "$TFSIM_PG_CONNINFO" -c "SELECT 1" >/dev/null 2>&1; then ok; else bad "postgres does not answer after the fault tests"; fi
