@@ -76,20 +76,22 @@ if cmp -s "$tmp/a.txt" "$tmp/b.txt"; then ok; else bad "fit http output not dete
 # fixed seed, so the bound cannot flake); httpcore 1.0's pool on the same
 # costs cannot (its CPU per request grows with C: 59% when written).
 mape_of() { sed -n 's/.*fitted points: .* throughput MAPE \([0-9.]*\)%.*/\1/p' "$tmp/err"; }
+# mape_below MAX LABEL: the last fit's throughput MAPE is under MAX percent
+mape_below() {
+    m=$(mape_of)
+    if [ -n "$m" ] && awk -v m="$m" -v x="$1" 'BEGIN { exit !(m < x) }'; then ok
+    else bad "$2: probe throughput MAPE '$m', want < $1%"; fi
+}
 expect 0 "the Debian 12 client against its probe" -- "$TFSIM" fit tests/data/probe_http_debian12.csv \
     --config configs/tigerfans/client_debian12.ini --set server.cpu_request=275us --iter 0 --reps 2
-m=$(mape_of)
-if [ -n "$m" ] && awk -v m="$m" 'BEGIN { exit !(m < 12) }'; then ok
-else bad "client_debian12.ini: probe throughput MAPE '$m', want < 12%"; fi
+mape_below 12 "client_debian12.ini"
 # held out: the same client at backend latencies the config never saw, 100
 # and 300 ms (TigerFans' own under load), concurrency 20-100, every
 # connection open (tests/data/probe_http_debian12_long.csv): within 10%
 # MAPE (6.9% when written)
 expect 0 "the Debian 12 client at 100 and 300 ms" -- "$TFSIM" fit tests/data/probe_http_debian12_long.csv \
     --config configs/tigerfans/client_debian12.ini --set server.cpu_request=275us --iter 0 --reps 2
-m=$(mape_of)
-if [ -n "$m" ] && awk -v m="$m" 'BEGIN { exit !(m < 10) }'; then ok
-else bad "client_debian12.ini at 100-300 ms: probe throughput MAPE '$m', want < 10%"; fi
+mape_below 10 "client_debian12.ini at 100-300 ms"
 # the pool's state, measured (tests/data/probe_http_pool.csv: the same
 # latencies with the probe's pool columns) and simulated by the same config:
 # 2 passes per request (a start and a response close) in both; the open
@@ -130,9 +132,7 @@ sed -n '/^latency_ms,/,$p' "$tmp/out" | sed -n 2p | awk -F, '$14 == "" && $15 > 
 # requests/s measured) within 15% MAPE (11.0% when written)
 expect 0 "the pinned client at 100 and 300 ms" -- "$TFSIM" fit tests/data/probe_http_up_long.csv \
     --set server.cpu_request=275us --iter 0 --reps 2
-m=$(mape_of)
-if [ -n "$m" ] && awk -v m="$m" 'BEGIN { exit !(m < 15) }'; then ok
-else bad "httpcore 1.0.9 at 100-300 ms: probe throughput MAPE '$m', want < 15%"; fi
+mape_below 15 "httpcore 1.0.9 at 100-300 ms"
 # TigerFans' pinned client at the backend latencies where tb_redis runs
 # (0 and 2 ms, concurrency 1-100; tests/data/probe_http_up_low.csv, a slow
 # day of the VM), the embedded client not refitted: throughput MAPE under
@@ -143,9 +143,7 @@ else bad "httpcore 1.0.9 at 100-300 ms: probe throughput MAPE '$m', want < 15%";
 # 10 (10.7%)
 expect 0 "the pinned client at 0 and 2 ms" -- "$TFSIM" fit tests/data/probe_http_up_low.csv \
     --set server.cpu_request=275us --iter 0 --reps 2 --format csv
-m=$(mape_of)
-if [ -n "$m" ] && awk -v m="$m" 'BEGIN { exit !(m < 15) }'; then ok
-else bad "httpcore 1.0.9 at 0-2 ms: probe throughput MAPE '$m', want < 15%"; fi
+mape_below 15 "httpcore 1.0.9 at 0-2 ms"
 sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m - 1; return d < 0 ? -d : d }
     NR > 1 { n++; if ($2 >= 50) { h++; e += off($6, $5) } if ($2 >= 10 && off($15, $14) > 0.15) bad++ }
     END { exit !(n == 40 && h == 16 && e / h < 0.10 && bad == 0) }' \
@@ -158,9 +156,7 @@ sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m 
 # those points are only held to the whole file's MAPE under 20% (15.8%)
 expect 0 "the pinned client at 0, 0.5, 2 and 10 ms" -- "$TFSIM" fit tests/data/probe_http_up_all.csv \
     --set server.cpu_request=275us --iter 0 --reps 2 --format csv
-m=$(mape_of)
-if [ -n "$m" ] && awk -v m="$m" 'BEGIN { exit !(m < 20) }'; then ok
-else bad "httpcore 1.0.9 at 0-10 ms: probe throughput MAPE '$m', want < 20%"; fi
+mape_below 20 "httpcore 1.0.9 at 0-10 ms"
 sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m - 1; return d < 0 ? -d : d }
     NR > 1 { n++; if ($2 >= 50) { h++; if (off($6, $5) > 0.15) bad++ } }
     END { exit !(n == 80 && h == 32 && bad == 0) }' \
