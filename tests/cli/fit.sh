@@ -161,6 +161,17 @@ sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m 
     NR > 1 { n++; if ($2 >= 50) { h++; if (off($6, $5) > 0.15) bad++ } }
     END { exit !(n == 80 && h == 32 && bad == 0) }' \
     && ok || { bad "fit http: the pinned client at 50-100, every latency"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
+# the same client's waves at 10-50 clients, 2 and 10 ms, two runs per
+# point, measured with the VM steady (tests/data/probe_http_up_waves.csv:
+# scripts/vm_speed.py's median 38.9 ms before and 38.0 after): every point
+# at 15-50 clients within 12% (24 of 24, worst 9.1% when written); at 10
+# the commit at 2 ms is +24%, a miss that recurs on every run
+expect 0 "the pinned client's waves at 10-50" -- "$TFSIM" fit tests/data/probe_http_up_waves.csv \
+    --set server.cpu_request=275us --iter 0 --reps 2 --format csv
+sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m - 1; return d < 0 ? -d : d }
+    NR > 1 && $2 >= 15 { n++; if (off($6, $5) > 0.12) bad++ }
+    END { exit !(n == 24 && bad == 0) }' \
+    && ok || { bad "fit http: the pinned client's waves at 15-50"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
 expect 0 "httpcore 1.0's pool against the Debian probe" -- "$TFSIM" fit tests/data/probe_http_debian12.csv \
     --config configs/tigerfans/client_debian12.ini --set server.cpu_request=275us --set client.httpcore=1.0 \
     --set client.pool_idle_cpu=116.2ns --iter 0 --reps 2
