@@ -15,6 +15,19 @@ static void clear(sim_afile *a)
     memset(a, 0, sizeof *a);
 }
 
+char *sim_afile_target(const char *path, int *direct)
+{
+    struct stat st, lst;
+    int exists = stat(path, &st) == 0;
+    *direct = exists && !S_ISREG(st.st_mode);
+    /* a symbolic link: its target is replaced, the link stays */
+    int link = exists && S_ISREG(st.st_mode) && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
+    char *target = link ? realpath(path, NULL) : NULL;
+    char *p = target ? target : strdup(path);
+    assert(p && "out of memory");
+    return p;
+}
+
 int sim_afile_open(sim_afile *a, const char *path, sim_err *err)
 {
     memset(a, 0, sizeof *a);
@@ -22,13 +35,9 @@ int sim_afile_open(sim_afile *a, const char *path, sim_err *err)
     int exists = stat(path, &st) == 0;
     if (exists && S_ISDIR(st.st_mode))
         return sim_err_set(err, SIM_EFAIL, "%s: cannot create: %s", path, strerror(EISDIR));
-    /* a symbolic link: its target is replaced, the link stays */
-    struct stat lst;
-    int link = exists && S_ISREG(st.st_mode) && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
-    char *target = link ? realpath(path, NULL) : NULL;
-    a->path = target ? target : strdup(path);
-    assert(a->path);
-    if (exists && !S_ISREG(st.st_mode)) {
+    int direct;
+    a->path = sim_afile_target(path, &direct);
+    if (direct) {
         a->f = fopen(a->path, "w");
         if (!a->f) {
             int e = errno;

@@ -28,6 +28,14 @@ typedef struct sim_afile {
     char *tmp;   /* temporary path (owned), NULL when writing PATH directly */
 } sim_afile;
 
+/* Where writing path ends: *direct = 1 when path exists and is not a
+ * regular file (a device, a FIFO: write it in place, never rename over
+ * it), else 0; the path returned is path's target when path is a symbolic
+ * link to a regular file (the link stays), else a copy of path.  Owned by
+ * the caller (free).  For writers that keep their own temporary file (the
+ * HTTP probe keeps its rows in FILE.part after a failure). */
+char *sim_afile_target(const char *path, int *direct);
+
 /* Start writing path.  Returns SIM_OK (write to a->f) or SIM_EFAIL with
  * "PATH: cannot create: reason" in err (a is then empty). */
 int sim_afile_open(sim_afile *a, const char *path, sim_err *err);

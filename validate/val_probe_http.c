@@ -18,6 +18,7 @@
 
 #include <csv.h>
 
+#include "sim/sim_afile.h"
 #include "sim/sim_cfg.h"
 #include "validate/val_line.h"
 
@@ -73,7 +74,7 @@ void val_probe_http_opts_init(val_probe_http_opts *o)
     o->app = VAL_HTTP_APP_STARLETTE;
     o->reps = 1;
     o->seed = 1;
-    o->timeout = 10;
+    o->timeout = VAL_HTTP_TIMEOUT_DEFAULT;
 }
 
 const char *val_probe_http_default_python(void)
@@ -583,7 +584,7 @@ static int write_preamble(hrun *h)
     fprintf(m, "# tfsim probe http: python %s, PYTHONPATH %s, app %s, total %llu, reps %u, seed %llu\n",
             py, pp, val_http_app_names[o->app], (unsigned long long)o->total, o->reps,
             (unsigned long long)o->seed);
-    if (o->timeout != 10)
+    if (o->timeout != VAL_HTTP_TIMEOUT_DEFAULT)
         fprintf(m, "# timeout %g s per request\n", o->timeout);
     if (h->res->versions[0])
         fprintf(m, "# %s\n", h->res->versions);
@@ -975,13 +976,7 @@ int val_probe_http_run(const val_probe_http_opts *o, val_probe_http_result *res,
      * is not a regular file (a device, a FIFO) is written directly, never
      * renamed over (as sim_afile does); a symbolic link's target gets the
      * rows, the link stays. */
-    struct stat st, lst;
-    h->direct = stat(o->out, &st) == 0 && !S_ISREG(st.st_mode);
-    char *target = !h->direct && lstat(o->out, &lst) == 0 && S_ISLNK(lst.st_mode)
-                       ? realpath(o->out, NULL)
-                       : NULL;
-    h->final = target ? target : strdup(o->out);
-    assert(h->final);
+    h->final = sim_afile_target(o->out, &h->direct);
     size_t pl = strlen(h->final) + 6;
     h->part = malloc(pl);
     assert(h->part);

@@ -145,6 +145,9 @@ typedef struct val_probe_http_opts {
     void *diag_ctx;
 } val_probe_http_opts;
 
+/* httpx's timeout per request in TigerBench's load_phases.py (seconds) */
+#define VAL_HTTP_TIMEOUT_DEFAULT 10.0
+
 /* Defaults: python NULL, latencies 0,0.5,2,10 ms, concurrencies
  * 1,5,10,20,...,100, total 1000, all phases, app starlette, reps 1,
  * seed 1, timeout 10 s, out NULL. */
