@@ -453,6 +453,62 @@ static void test_shared_keeps_the_baseline(void **state)
 /* AUTO's two fits: within a quarter (either way round) they are close and
  * the percentage is the larger over the smaller; from a quarter on, or
  * with an objective that is zero, negative or not finite, not close. */
+/* The band (step 6): the baseline's own points simulated at its
+ * calibration as the target is.  Predicting pg_pg from itself (its values
+ * from pg_pg.ini) simulates the same points with the same seeds, so the
+ * band's errors must be the self-prediction's to the last bit; the root
+ * mean square is at least the mean absolute error; the table's band is the
+ * prediction -+ 1.645 x that x sqrt(n / (n - k)) for k fitted values. */
+static void test_band_is_the_self_prediction(void **state)
+{
+    (void)state;
+    val_predict_opts o;
+    val_predict_opts_init(&o);
+    o.base.file = DATA;
+    o.base.arch = "pg_pg";
+    o.base.config = "configs/tigerfans/pg_pg.ini";
+    o.target = "pg_pg";
+    o.reps = 2;
+    val_prediction *p = malloc(sizeof *p);
+    assert_non_null(p);
+    sim_err err;
+    sim_err_clear(&err);
+    if (val_predict_run(&o, p, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(p->base_mape.n, 44); /* 11 concurrencies from 5 on, 4 phases */
+    assert_int_equal(p->base_mape.n, p->mape_sim.n);
+    assert_true(sim_mape_mean(&p->base_mape) == sim_mape_mean(&p->mape_sim));
+    assert_true(p->base_mape.max == p->mape_sim.max);
+    assert_int_equal(p->base_from, 5);
+    assert_true(p->base_rms > 0.01 && p->base_rms < 0.5);
+    assert_true(100 * p->base_rms >= sim_mape_mean(&p->base_mape));
+    assert_true(fabs(p->base_worst_err) == p->base_mape.max);
+    /* 12 concurrencies x 4 phases measured, pg_pg.ini's values for the
+     * registry's fitted keys */
+    assert_int_equal(p->base_n, 48);
+    assert_true(p->base.np >= 1 && (long)p->base.np < p->base_n);
+    assert_true(p->band == VAL_PREDICT_BAND_Z * p->base_rms *
+                               sqrt(48.0 / (double)(48 - (long)p->base.np)));
+    sim_table *t = sim_table_new("predict");
+    val_predict_table(p, t);
+    int cx = sim_table_find_col(t, "throughput"), clo = sim_table_find_col(t, "band_low");
+    int chi = sim_table_find_col(t, "band_high");
+    assert_true(cx >= 0 && clo >= 0 && chi >= 0);
+    assert_int_equal(sim_table_nrows(t), 48);
+    double w = p->band;
+    for (int r = 0; r < sim_table_nrows(t); r++) {
+        double x, lo, hi;
+        const char *sv;
+        assert_int_equal(sim_table_cell(t, r, cx, &x, &sv), 1);
+        assert_int_equal(sim_table_cell(t, r, clo, &lo, &sv), 1);
+        assert_int_equal(sim_table_cell(t, r, chi, &hi, &sv), 1);
+        assert_true(lo == fmax(0, x * (1 - w)) && hi == x * (1 + w) && lo < x && x < hi);
+    }
+    sim_table_free(t);
+    val_predict_fini(p);
+    free(p);
+}
+
 static void test_clients_close(void **state)
 {
     (void)state;
@@ -475,7 +531,7 @@ int main(void)
         cmocka_unit_test(test_shipped_data_hash),  cmocka_unit_test(test_cached_equals_fresh),
         cmocka_unit_test(test_jobs_do_not_matter), cmocka_unit_test(test_light_start),
         cmocka_unit_test(test_hold_gives_the_state), cmocka_unit_test(test_shared_keeps_the_baseline),
-        cmocka_unit_test(test_clients_close),
+        cmocka_unit_test(test_clients_close), cmocka_unit_test(test_band_is_the_self_prediction),
     };
     return cmocka_run_group_tests_name("val_predict", tests, test_dir_setup, NULL);
 }

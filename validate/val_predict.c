@@ -3,6 +3,7 @@
 #include "validate/val_predict.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -61,6 +62,7 @@ const char *val_predict_source_name(int source)
 
 static void note(val_prediction *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int held_points(const val_prediction *p, int server, char *buf, size_t len);
+static int band(const val_predict_opts *o, val_prediction *p, sim_err *err);
 static void note(val_prediction *p, const char *fmt, ...)
 {
     if (p->nnotes == VAL_PREDICT_MAX_NOTES)
@@ -824,7 +826,31 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
             sim_mape_add(counted ? &p->mape_amdahl : NULL, pp->amdahl[ph], pp->meas[ph]);
         }
     }
-    /* 6: the points a loop holds */
+    /* 6: the band */
+    if (band(o, p, err))
+        return err->code;
+    char from_text[48] = " at every concurrency";
+    if (p->base_from > 0)
+        snprintf(from_text, sizeof from_text, " at concurrency >= %ld", p->base_from);
+    if (!isnan(p->band)) {
+        note(p, "band: %s's %ld measured throughputs%s, simulated at its calibration as the "
+                "target is, are off by %.1f%% on average (root mean square %.1f%%; the worst: %s "
+                "at %ld, %+.1f%%)",
+             b->arch, p->base_mape.n, from_text, sim_mape_mean(&p->base_mape),
+             100 * p->base_rms, tf_phase_names[p->base_worst_phase], p->base_worst_c,
+             p->base_worst_err);
+        note(p, "band: band_low..band_high = each prediction -+%.3f x %.1f%% x sqrt(%ld / (%ld - "
+                "%zu)) = %.1f%% (a fit of %zu values to %ld throughputs leaves residuals smaller "
+                "than the errors of points it did not see): where about nine in ten of the "
+                "target's measured points fall if its errors spread as the baseline's do",
+             VAL_PREDICT_BAND_Z, 100 * p->base_rms, p->base_n, p->base_n, b->np, 100 * p->band,
+             b->np, p->base_n);
+    } else {
+        note(p, "band: none (band_low, band_high empty): %s has %ld measured throughputs, no more "
+                "than the %zu values a fit of them chooses, so its errors tell nothing of a point "
+                "it did not see", b->arch, p->base_n, b->np);
+    }
+    /* 7: the points a loop holds */
     for (int l = 0; l < 2; l++) {
         char held[240]; /* the note stays within VAL_PREDICT_NOTE_LEN */
         if (held_points(p, l, held, sizeof held))
@@ -834,6 +860,66 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
                  l ? "server" : "client", held);
     }
     return SIM_OK;
+}
+
+/* Step 6: the baseline's points simulated at its calibration as the target
+ * is (reps replications), their errors against its measured throughputs:
+ * base_mape, base_rms (a fraction) and the worst point, over the points at
+ * concurrency >= mape_from (all of them when none is that high).  The
+ * simulations run in chunks of `jobs` points, as the target's do. */
+static int band(const val_predict_opts *o, val_prediction *p, sim_err *err)
+{
+    const val_calibration *b = &p->base;
+    sim_mape_init(&p->base_mape);
+    p->base_rms = p->band = NAN;
+    p->base_worst_phase = -1;
+    p->base_worst_c = 0;
+    p->base_worst_err = NAN;
+    if (b->npts == 0)
+        return SIM_OK;
+    val_calib_sim *sims = calloc(b->npts, sizeof *sims);
+    assert(sims);
+    val_calib_opts so = o->base.fit_opts;
+    so.reps = p->reps;
+    int rc = val_calib_simulate(b->cfg, b->params, b->np, b->pts, b->npts, &so, sims, err);
+    long from = p->mape_from;
+    int any = 0;
+    for (size_t k = 0; k < b->npts; k++)
+        any |= b->pts[k].concurrency >= from;
+    if (!any)
+        from = LONG_MIN;
+    p->base_from = any ? from : 0;
+    double ss = 0;
+    long n = 0;
+    for (size_t k = 0; k < b->npts && rc == SIM_OK; k++) {
+        if (b->pts[k].concurrency < from)
+            continue;
+        for (int ph = 0; ph < TF_NPHASES; ph++) {
+            double e = sim_mape_add(&p->base_mape, sims[k].thr[ph], b->pts[k].thr[ph]);
+            if (isnan(e))
+                continue;
+            ss += e * e;
+            n++;
+            if (!(fabs(e) <= fabs(p->base_worst_err))) {
+                p->base_worst_err = e;
+                p->base_worst_phase = ph;
+                p->base_worst_c = b->pts[k].concurrency;
+            }
+        }
+    }
+    if (n)
+        p->base_rms = sqrt(ss / (double)n) / 100;
+    /* the degrees of freedom: every measured throughput the values were
+     * (or could have been) fitted to, less the values */
+    p->base_n = 0;
+    for (size_t k = 0; k < b->npts; k++)
+        for (int ph = 0; ph < TF_NPHASES; ph++)
+            p->base_n += isfinite(b->pts[k].thr[ph]) && b->pts[k].thr[ph] > 0;
+    if (p->base_n > (long)b->np)
+        p->band = VAL_PREDICT_BAND_Z * p->base_rms *
+                  sqrt((double)p->base_n / (double)(p->base_n - (long)b->np));
+    free(sims);
+    return rc;
 }
 
 /* The points where the load generator's loop (server = 0) or the server's
@@ -889,6 +975,8 @@ void val_predict_table(const val_prediction *p, sim_table *t)
     int cph = sim_table_col(t, "phase", NULL), cc = sim_table_col(t, "concurrency", "%.0f");
     int cx = sim_table_col(t, "throughput", "%.1f"), clo = sim_table_col(t, "ci_low", "%.1f");
     int chi = sim_table_col(t, "ci_high", "%.1f");
+    int cbl = sim_table_col(t, "band_low", "%.1f"), cbh = sim_table_col(t, "band_high", "%.1f");
+    double w = p->band; /* NaN: no band */
     int cm = -1, cml = -1, cmh = -1, ce = -1, ca = -1, cae = -1;
     if (any) {
         cm = sim_table_col(t, "measured", "%.1f");
@@ -914,6 +1002,10 @@ void val_predict_table(const val_prediction *p, sim_table *t)
             sim_table_num(t, cx, x);
             sim_table_num(t, clo, fmax(0, x - h)); /* a throughput is never negative */
             sim_table_num(t, chi, x + h);
+            if (!isnan(w)) {
+                sim_table_num(t, cbl, fmax(0, x * (1 - w)));
+                sim_table_num(t, cbh, x * (1 + w));
+            }
             if (any && !isnan(pp->meas[ph])) {
                 sim_table_num(t, cm, pp->meas[ph]);
                 sim_table_num(t, cml, pp->meas_lo[ph]);

@@ -44,12 +44,16 @@
  *     the target's), R = 1 / X_baseline at the light-load concurrency.
  *  5. Errors against the target's measured throughputs when the file has
  *     them; MAPE over the points at concurrency >= mape_from.
+ *  6. The band: the baseline's own points simulated at its calibration as
+ *     the target is (reps replications), their errors against its measured
+ *     throughputs (VAL_PREDICT_BAND_Z, with the fit's degrees of freedom).
  * Every assumption is a line in notes.
  *
  * Ownership: val_prediction owns its calibrations (val_predict_fini, also
  * after a failure); options borrowed.  Cost: the baseline's fit when there
  * is one (see val_calib), the light-load fit (tens of evaluations of one
- * point), then concurrencies x reps simulations, on jobs threads.
+ * point), then twice concurrencies x reps simulations (the target's and the
+ * baseline's points), on jobs threads.
  */
 #ifndef VAL_PREDICT_H
 #define VAL_PREDICT_H
@@ -94,6 +98,19 @@ enum val_predict_client {
 /* A loop busy this share of a phase's time or more holds the phase; predict
  * names the phases and concurrencies from which each loop does. */
 #define VAL_PREDICT_HELD 0.9
+
+/* The band around each prediction (band_low, band_high): the baseline's own
+ * points simulated at its calibration, the root mean square of their
+ * relative errors (at concurrency >= mape_from), widened by sqrt(n / (n -
+ * k)) for the k values a fit of its n measured throughputs chose (the
+ * residuals of a fit understate the errors of points it did not see: the
+ * textbook n - k degrees of freedom), times this factor, the two-sided
+ * 90% quantile of a normal error: where about nine in ten of the target's
+ * measured points fall if its errors spread as the baseline's do.  The
+ * model cannot be closer to an architecture it never saw than to the one
+ * it was fitted on, and on a shared VM most of that spread is the
+ * measurement's own (docs/calibration.md, "The band"). */
+#define VAL_PREDICT_BAND_Z 1.645
 
 /* How far apart AUTO's two fits are: 100 (hi / lo - 1) percent of the
  * larger objective over the smaller, when that is under 25% (the data
@@ -152,6 +169,19 @@ typedef struct val_prediction {
     sim_mape mape_sim, mape_amdahl; /* over the points at concurrency >= mape_from (mape_sim
                                        also counts them within 15% and beyond the
                                        repetitions' range) */
+    /* the baseline's measured throughputs against its calibration, simulated
+     * as the target is (reps replications), at concurrency >= mape_from (all
+     * its points when none is that high): MAPE, root mean square of the
+     * relative errors (a fraction; NaN without points), the worst point */
+    sim_mape base_mape;
+    long base_from;                    /* the concurrency they start at (0: every point) */
+    double base_rms;
+    long base_n;                       /* the baseline's measured throughputs, every point */
+    double band;                       /* half-width, a fraction: VAL_PREDICT_BAND_Z x base_rms x
+                                          sqrt(base_n / (base_n - base.np)) (NaN: no band) */
+    int base_worst_phase;
+    long base_worst_c;
+    double base_worst_err;             /* percent, signed */
     long mape_from;
     char notes[VAL_PREDICT_MAX_NOTES][VAL_PREDICT_NOTE_LEN];
     size_t nnotes;
@@ -164,9 +194,11 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err);
 void val_predict_fini(val_prediction *p);
 
 /* One row per phase and concurrency: phase, concurrency, throughput,
- * ci_low, ci_high, holds_rows (empty when the target accounts in
- * TigerBeetle: no holds table), and when the file has the target's
- * throughput: measured, error_pct, amdahl, amdahl_error_pct. */
+ * ci_low, ci_high, band_low, band_high (throughput x (1 -+ band), the low
+ * end at least 0; empty without a band), holds_rows
+ * (empty when the target accounts in TigerBeetle: no holds table), and
+ * when the file has the target's throughput: measured, error_pct, amdahl,
+ * amdahl_error_pct. */
 void val_predict_table(const val_prediction *p, sim_table *t);
 
 /* A name for the baseline's source ("the shipped calibration", ...). */

@@ -5,15 +5,27 @@
 data=tests/data/calibration.csv
 
 expect 0 "predict csv" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target tb_redis --reps 2 --format csv
-expect_out "^phase,concurrency,throughput,ci_low,ci_high,holds_rows,client_busy,server_busy$" "predict csv header"
+expect_out "^phase,concurrency,throughput,ci_low,ci_high,band_low,band_high,holds_rows,client_busy,server_busy$" "predict csv header"
 expect_out "^reserve,100," "predict covers every baseline concurrency"
+# the band: the baseline's own points simulated as the target is, and each
+# prediction -+ the note's percentage (1.645 x their root mean square error
+# x sqrt(n / (n - k)) for the k fitted values; the note rounds it to 0.1%)
+expect_err "band: pg_pg's 44 measured throughputs at concurrency >= 5, simulated at its calibration as the target is, are off by [0-9.]*% on average" \
+    "predict: the band's note"
+expect_err "band: band_low..band_high = each prediction -+1.645 x [0-9.]*% x sqrt(48 / (48 - [0-9]*)) = [0-9.]*%" \
+    "predict: the band's width"
+pct=$(sed -n 's/.*band_low..band_high = each prediction .* = \([0-9.]*\)% (a fit.*/\1/p' "$tmp/err")
+if [ -n "$pct" ] && awk -F, -v w="$pct" 'NR > 1 { n++; lo = $3 * (1 - w / 100); hi = $3 * (1 + w / 100); d = 1e-3 * $3
+        if ($6 < lo - d || $6 > lo + d || $7 < hi - d || $7 > hi + d || !($6 < $3 && $7 > $3)) bad = 1 }
+        END { exit bad || n != 48 }' "$tmp/out"; then ok
+else bad "predict: band_low and band_high are the throughput -+ the note's '$pct'%"; fi
 # TigerBeetle accounts for tb_redis: no holds table, its column empty
-expect_out "^reserve,100,[0-9.-]*,[0-9.-]*,[0-9.-]*,,[0-9.]*,[0-9.]*$" "predict: holds_rows empty for TigerBeetle accounting"
+expect_out "^reserve,100,[0-9.-]*,[0-9.-]*,[0-9.-]*,[0-9.-]*,[0-9.-]*,,[0-9.]*,[0-9.]*$" "predict: holds_rows empty for TigerBeetle accounting"
 # the loops' busy shares: tb_redis's load generator holds reserve from 20
 # on (0.98-0.99 at 30-100 when written), the server's loop checkout at 10
 # (0.96): shares in 0..1, and predict names the points
-if awk -F, 'NR > 1 { n++; if (!($7 >= 0 && $7 <= 1 && $8 >= 0 && $8 <= 1)) bad = 1
-        if ($1 == "reserve" && $2 >= 30 && $7 < 0.9) bad = 1; if ($2 == 1 && $7 > 0.5) bad = 1 }
+if awk -F, 'NR > 1 { n++; if (!($9 >= 0 && $9 <= 1 && $10 >= 0 && $10 <= 1)) bad = 1
+        if ($1 == "reserve" && $2 >= 30 && $9 < 0.9) bad = 1; if ($2 == 1 && $9 > 0.5) bad = 1 }
         END { exit !(n == 48 && !bad) }' "$tmp/out"; then ok
 else bad "predict: client_busy and server_busy in 0..1, the client holding reserve from 30"; fi
 expect_err "the load generator's event loop is busy 90% of the time or more (client_busy): checkout at [0-9]*-100; webhook at [0-9]*-100; reserve at [0-9]*-100; commit at [0-9]*-100; there it sets the throughput" \
@@ -43,6 +55,14 @@ case "$TFSIM" in
 expect 0 "predict --config --calibrate" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
     --target tb_redis --reps 2 --format csv --config configs/tigerfans/client_debian12.ini --calibrate
 expect_err "baseline pg_pg: fitted from $data now" "predict --config --calibrate fits"
+# no band when the baseline has no more throughputs than fitted values
+# (concurrency 1 only: 4 throughputs): the columns empty, a note says why
+awk -F, 'NR == 1 || $6 == 1' $data >"$tmp/c1.csv"
+expect 0 "predict, the baseline at concurrency 1 only" -- "$TFSIM" predict --tigerbench "$tmp/c1.csv" \
+    --baseline pg_pg --target tb_redis --config configs/tigerfans/pg_pg.ini --reps 2 --format csv
+expect_out "^checkout,1,[0-9.]*,[0-9.]*,[0-9.]*,,,,[0-9.]*,[0-9.]*$" "predict: band columns empty without a band"
+expect_err "band: none (band_low, band_high empty): pg_pg has 4 measured throughputs, no more than the [0-9]* values" \
+    "predict says why there is no band"
 # --client auto (the default): a baseline fitted from the file is fitted with
 # both load generators and the closer fit kept.  Data the model itself made
 # with Debian's client (cpu_scale 0.8: another machine's speed) at 1, 10, 50
@@ -96,7 +116,7 @@ else bad "calibrate with httpcore 0.16 fits client.cpu_scale, not pool_idle_cpu"
 # timings; --refit-shared fits PostgreSQL's too and takes the state from the
 # hold timing
 expect 0 "predict pg_redis" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target pg_redis --reps 2 --format csv
-expect_out "^reserve,100,[0-9.-]*,[0-9.-]*,[0-9.-]*,[0-9]" "predict: holds_rows given for PostgreSQL accounting"
+expect_out "^reserve,100,[0-9.-]*,[0-9.-]*,[0-9.-]*,[0-9.-]*,[0-9.-]*,[0-9]" "predict: holds_rows given for PostgreSQL accounting"
 # the CI's low end of a throughput stops at 0 (2 replications: t = 12.7; commit at 100
 # went to -7.5 before)
 if awk -F, 'NR > 1 && $4 < 0 { bad = 1 } END { exit !bad }' "$tmp/out"; then
@@ -107,7 +127,7 @@ expect_err "own demand from its timings at concurrency 1: redis.loop_cpu=" "pred
 if grep -q "own demand from its timings at concurrency 1: postgres.query_cpu" "$tmp/err"; then
     bad "predict: PostgreSQL's statement cost refitted without --refit-shared"; else ok; fi
 expect_err "pg_redis at concurrency 1 ran after pg_pg at 1 on the same database: 12,000 holds rows at its start" "predict: state from the order"
-if awk -F, '$1 == "reserve" && $2 == 10 { exit $6 != 64000 }' "$tmp/out"; then ok; else
+if awk -F, '$1 == "reserve" && $2 == 10 { exit $8 != 64000 }' "$tmp/out"; then ok; else
     bad "predict: pg_redis at 10 on the series' 64,000 holds rows"; grep '^reserve,10,' "$tmp/out" | sed 's/^/    /'; fi
 expect 0 "predict pg_redis --refit-shared" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
     --target pg_redis --reps 2 --format csv --refit-shared
@@ -154,10 +174,10 @@ if [ "$(grep -c '^' "$tmp/out")" -eq 49 ]; then ok; else bad "predict absent tar
 cp "$tmp/out" "$tmp/absent.csv"
 expect 0 "calibrate the baseline as given" -- "$TFSIM" calibrate --tigerbench "$tmp/pg_only.csv" \
     --arch pg_pg --config configs/tigerfans/base.ini --iter 0 --reps 2 --format csv
-# every point on the rows pg_pg had at that concurrency (6th column of
-# predict, 8th of calibrate)
+# every point on the rows pg_pg had at that concurrency (8th column of
+# predict and of calibrate)
 if awk -F, 'NR == FNR { if (FNR > 1) r[$1 "," $2] = $8; next }
-            FNR > 1 { n++; if (!($1 "," $2 in r) || r[$1 "," $2] != $6) bad = 1 }
+            FNR > 1 { n++; if (!($1 "," $2 in r) || r[$1 "," $2] != $8) bad = 1 }
             END { exit bad || n != 48 }' "$tmp/out" "$tmp/absent.csv"; then ok; else
     bad "predict absent target: holds rows are not the baseline's"; fi
 # the file's DB_POOL_SIZE (db_pool_size) is simulated: TigerFans' pool and
