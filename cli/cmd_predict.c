@@ -1,5 +1,6 @@
 /* tfsim predict: an architecture's curve from a calibrated baseline and
  * its own light-load timings (validate/val_predict). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +72,8 @@ const char cmd_predict_usage[] =
     "to stderr (stdout in text), with the points within 15% and, of the others,\n"
     "how many lie outside their repetitions' range (misses the measurement's own\n"
     "spread does not cover; a point measured once has no spread, its miss counts\n"
-    "as outside).  --db FILE also stores the table as a\n"
+    "as outside) and those whose measured mean lies inside the band.  --db FILE\n"
+    "also stores the table as a\n"
     "run (`tfsim report` charts its error_pct column).  --jobs N: threads (default:\n"
     "the CPUs; results do not depend on it).  A progress bar shows on a terminal.\n"
     "\n"
@@ -194,6 +196,9 @@ int cmd_predict(int argc, char **argv)
         fprintf(nf, "points within %.0f%%: %ld of %ld; of the others, %ld outside the range of "
                     "their measured repetitions (measured_min..measured_max)\n",
                 SIM_MAPE_WITHIN, p->mape_sim.within, p->mape_sim.n, p->mape_sim.beyond);
+        if (!isnan(p->band))
+            fprintf(nf, "points inside the band (band_low..band_high, -+%.1f%%): %ld of %ld\n",
+                    100 * p->band, p->in_band, p->mape_sim.n);
     } else {
         fprintf(nf, "%s%s's measured throughput is not in %s: no errors to report\n", sep,
                 p->target, p->base.file);

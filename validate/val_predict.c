@@ -826,9 +826,16 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
             sim_mape_add(counted ? &p->mape_amdahl : NULL, pp->amdahl[ph], pp->meas[ph]);
         }
     }
-    /* 6: the band */
+    /* 6: the band, and the measured points in it */
     if (band(o, p, err))
         return err->code;
+    for (size_t i = 0; i < nl && !isnan(p->band); i++)
+        for (int ph = 0; ph < TF_NPHASES; ph++) {
+            const val_predict_point *pp = &p->pts[i];
+            double x = pp->thr[ph], m = pp->meas[ph];
+            p->in_band += pp->concurrency >= p->mape_from && isfinite(x) && m > 0 &&
+                          m >= fmax(0, x * (1 - p->band)) && m <= x * (1 + p->band);
+        }
     char from_text[48] = " at every concurrency";
     if (p->base_from > 0)
         snprintf(from_text, sizeof from_text, " at concurrency >= %ld", p->base_from);

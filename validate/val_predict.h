@@ -179,6 +179,8 @@ typedef struct val_prediction {
     long base_n;                       /* the baseline's measured throughputs, every point */
     double band;                       /* half-width, a fraction: VAL_PREDICT_BAND_Z x base_rms x
                                           sqrt(base_n / (base_n - base.np)) (NaN: no band) */
+    long in_band;                      /* of the mape_sim points, those whose measured mean lies in
+                                          the band (0 without a band) */
     int base_worst_phase;
     long base_worst_c;
     double base_worst_err;             /* percent, signed */

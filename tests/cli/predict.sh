@@ -226,4 +226,11 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     END { printf "points within 15%%: %d of %d; of the others, %d outside\n", w, n, b }' \
     "$tmp/out" >"$tmp/counts"
 if grep -qF "$(cat "$tmp/counts")" "$tmp/err"; then ok; else bad "predict: counts $(cat "$tmp/counts") not in: $(grep 'points within' "$tmp/err")"; fi
+# and the points whose measured mean lies in the band
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["concurrency"] >= 5 && $c["error_pct"] != "" {
+        n++; m = $c["measured"]; if (m >= $c["band_low"] && m <= $c["band_high"]) k++ }
+    END { printf "): %d of %d\n", k, n }' "$tmp/out" >"$tmp/counts"
+if grep "^points inside the band (band_low..band_high, -+[0-9.]*%" "$tmp/err" | grep -qF "$(cat "$tmp/counts")"; then ok
+else bad "predict: band count $(cat "$tmp/counts") not in: $(grep 'inside the band' "$tmp/err")"; fi
 
