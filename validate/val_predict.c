@@ -63,6 +63,16 @@ const char *val_predict_source_name(int source)
 static void note(val_prediction *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int held_points(const val_prediction *p, int server, char *buf, size_t len);
 static int band(const val_predict_opts *o, val_prediction *p, sim_err *err);
+
+/* The band around a prediction x: x (1 -+ p->band), the low end at least 0
+ * (NaN without a band or a prediction). */
+static inline void band_bounds(const val_prediction *p, double x, double *lo, double *hi)
+{
+    *lo = fmax(0, x * (1 - p->band));
+    *hi = x * (1 + p->band);
+    if (isnan(x) || isnan(p->band))
+        *lo = *hi = NAN;
+}
 static void note(val_prediction *p, const char *fmt, ...)
 {
     if (p->nnotes == VAL_PREDICT_MAX_NOTES)
@@ -832,9 +842,9 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
     for (size_t i = 0; i < nl && !isnan(p->band); i++)
         for (int ph = 0; ph < TF_NPHASES; ph++) {
             const val_predict_point *pp = &p->pts[i];
-            double x = pp->thr[ph], m = pp->meas[ph];
-            p->in_band += pp->concurrency >= p->mape_from && isfinite(x) && m > 0 &&
-                          m >= fmax(0, x * (1 - p->band)) && m <= x * (1 + p->band);
+            double lo, hi, m = pp->meas[ph];
+            band_bounds(p, pp->thr[ph], &lo, &hi);
+            p->in_band += pp->concurrency >= p->mape_from && m > 0 && m >= lo && m <= hi;
         }
     char from_text[48] = " at every concurrency";
     if (p->base_from > 0)
@@ -983,7 +993,6 @@ void val_predict_table(const val_prediction *p, sim_table *t)
     int cx = sim_table_col(t, "throughput", "%.1f"), clo = sim_table_col(t, "ci_low", "%.1f");
     int chi = sim_table_col(t, "ci_high", "%.1f");
     int cbl = sim_table_col(t, "band_low", "%.1f"), cbh = sim_table_col(t, "band_high", "%.1f");
-    double w = p->band; /* NaN: no band */
     int cm = -1, cml = -1, cmh = -1, ce = -1, ca = -1, cae = -1;
     if (any) {
         cm = sim_table_col(t, "measured", "%.1f");
@@ -1009,10 +1018,10 @@ void val_predict_table(const val_prediction *p, sim_table *t)
             sim_table_num(t, cx, x);
             sim_table_num(t, clo, fmax(0, x - h)); /* a throughput is never negative */
             sim_table_num(t, chi, x + h);
-            if (!isnan(w)) {
-                sim_table_num(t, cbl, fmax(0, x * (1 - w)));
-                sim_table_num(t, cbh, x * (1 + w));
-            }
+            double lo, hi;
+            band_bounds(p, x, &lo, &hi);
+            sim_table_num(t, cbl, lo); /* NaN: an empty cell */
+            sim_table_num(t, cbh, hi);
             if (any && !isnan(pp->meas[ph])) {
                 sim_table_num(t, cm, pp->meas[ph]);
                 sim_table_num(t, cml, pp->meas_lo[ph]);
