@@ -4,18 +4,24 @@
 #include <assert.h>
 #include <math.h>
 
+double mdl_plan_needed(const mdl_plan_target *t)
+{
+    assert(t && t->throughput > 0 && t->margin >= 0 && t->margin < 1);
+    return t->throughput / (1 - t->margin);
+}
+
 mdl_plan_decision mdl_plan_decide(const mdl_plan_target *t, double x, double xh, double p99,
                                   double ph)
 {
-    assert(t && t->throughput > 0);
+    double need = mdl_plan_needed(t);
     int limit = isfinite(t->p99_max);
     if (isnan(x) || (limit && isnan(p99)))
         return MDL_PLAN_UNDECIDED;
     if (isnan(xh) || (limit && isnan(ph)))
         return MDL_PLAN_UNDECIDED; /* no interval: one replication */
-    if (x + xh < t->throughput || (limit && p99 - ph > t->p99_max))
+    if (x + xh < need || (limit && p99 - ph > t->p99_max))
         return MDL_PLAN_FAILS;
-    if (x - xh >= t->throughput && (!limit || p99 + ph <= t->p99_max))
+    if (x - xh >= need && (!limit || p99 + ph <= t->p99_max))
         return MDL_PLAN_MEETS;
     return MDL_PLAN_UNDECIDED;
 }

@@ -4,9 +4,13 @@
  * setting, the simulated means with their confidence-interval half-widths,
  * say whether the setting meets the target, fails it, or is undecided
  * (an interval straddles the target or the limit), and pick the cheapest
- * setting.  A decision is clear only when the interval clears the target:
- *   meets:     x - xh >= target  and  (no limit or p99 + ph <= limit)
- *   fails:     x + xh <  target  or   (a limit and p99 - ph > limit)
+ * setting.  The target a simulated throughput must reach is the user's
+ * over 1 - margin (mdl_plan_needed: the throughput less the margin reaches
+ * the user's): the margin is headroom for the model's own error, which the
+ * replications' intervals do not hold (tfsim predict's band measures it).
+ * A decision is clear only when the interval clears it:
+ *   meets:     x - xh >= needed  and  (no limit or p99 + ph <= limit)
+ *   fails:     x + xh <  needed  or   (a limit and p99 - ph > limit)
  *   undecided: otherwise (also when a half-width is unknown: one replication)
  * The command adds replications to undecided settings (mdl_plan_next_reps:
  * doubling, up to the cap of the sequential rule) until every decision is
@@ -29,7 +33,12 @@ typedef enum mdl_plan_decision {
 typedef struct mdl_plan_target {
     double throughput;  /* requests/s (or the station's unit), > 0 */
     double p99_max;     /* seconds; INFINITY: no limit */
+    double margin;      /* 0 <= margin < 1, a fraction: the simulated throughput less
+                           this share must reach throughput */
 } mdl_plan_target;
+
+/* The throughput a setting's simulation must reach: throughput / (1 - margin). */
+double mdl_plan_needed(const mdl_plan_target *t);
 
 mdl_plan_decision mdl_plan_decide(const mdl_plan_target *t, double x, double xh, double p99,
                                   double ph);

@@ -2,6 +2,7 @@
 #include "reports/rep_report.h"
 
 #include "reports/rep_bottleneck.h"
+#include "models/mdl_plan.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -880,17 +881,25 @@ static void chart_plan(plan *pl, const sim_table *t)
     char title[160];
     snprintf(title, sizeof title, "Plan: throughput vs %s", key);
     const char *phase = cell_str(t, 0, "phase");
+    /* a plan with --margin was decided against what mdl_plan_needed gives
+     * (a plan stored before margin_pct existed has none) */
+    double margin = cell_num(t, 0, "margin_pct");
+    mdl_plan_target tg = {target, INFINITY, margin > 0 && margin < 100 ? margin / 100 : 0};
+    double need = target > 0 ? mdl_plan_needed(&tg) : target;
     chart *c = chart_begin(pl, 600, 380, title);
+    char marg[96] = "";
+    if (need != target)
+        snprintf(marg, sizeof marg, ", %g/s with the %g%% margin it was decided by", need, margin);
     snprintf(c->note, sizeof c->note,
              "%s%s throughput per setting with its confidence interval; dashed: the target "
-             "(%g/s). Green meets it, red fails it, amber is undecided.",
-             phase ? phase : "", phase ? "" : "The", target);
+             "(%g/s%s). Green meets it, red fails it, amber is undecided.",
+             phase ? phase : "", phase ? "" : "The", target, marg);
     set_xaxis(pl, &ax);
     fprintf(pl->gp,
             "set ylabel 'requests/s'\nset yrange [0:*]\n"
             "set arrow 1 from graph 0, first %.10g to graph 1, first %.10g nohead "
             "lc rgb '#5f6368' dt 2 lw 1.5\n",
-            target, target);
+            need, need);
     int ids[3], have[3] = {0, 0, 0};
     for (int k = 0; k < 3; k++) {
         ids[k] = pl->nblocks++;

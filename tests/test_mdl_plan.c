@@ -8,7 +8,7 @@
 static void test_decide(void **state)
 {
     (void)state;
-    mdl_plan_target t = {1500, INFINITY};
+    mdl_plan_target t = {1500, INFINITY, 0};
     /* the interval clears the target: meets; lies below: fails */
     assert_int_equal(mdl_plan_decide(&t, 1560, 50, NAN, NAN), MDL_PLAN_MEETS);
     assert_int_equal(mdl_plan_decide(&t, 1550, 50, NAN, NAN), MDL_PLAN_MEETS); /* lower bound = target */
@@ -21,12 +21,19 @@ static void test_decide(void **state)
     assert_int_equal(mdl_plan_decide(&t, 1600, NAN, NAN, NAN), MDL_PLAN_UNDECIDED);
     assert_int_equal(mdl_plan_decide(&t, 1600, 0, NAN, NAN), MDL_PLAN_MEETS);
     /* with a p99 limit: both must clear; either failing fails */
-    mdl_plan_target tl = {1500, 0.05};
+    mdl_plan_target tl = {1500, 0.05, 0};
     assert_int_equal(mdl_plan_decide(&tl, 1600, 10, 0.04, 0.005), MDL_PLAN_MEETS);
     assert_int_equal(mdl_plan_decide(&tl, 1600, 10, 0.048, 0.005), MDL_PLAN_UNDECIDED);
     assert_int_equal(mdl_plan_decide(&tl, 1600, 10, 0.06, 0.005), MDL_PLAN_FAILS);
     assert_int_equal(mdl_plan_decide(&tl, 1400, 10, 0.048, 0.005), MDL_PLAN_FAILS);
     assert_int_equal(mdl_plan_decide(&tl, 1600, 10, NAN, NAN), MDL_PLAN_UNDECIDED);
+    /* a margin of 20%: the interval must clear 1500 / 0.8 = 1875 */
+    mdl_plan_target tm = {1500, INFINITY, 0.2};
+    assert_true(fabs(mdl_plan_needed(&tm) - 1875) < 1e-9);
+    assert_true(mdl_plan_needed(&t) == 1500);
+    assert_int_equal(mdl_plan_decide(&tm, 1800, 50, NAN, NAN), MDL_PLAN_FAILS);
+    assert_int_equal(mdl_plan_decide(&tm, 1860, 50, NAN, NAN), MDL_PLAN_UNDECIDED);
+    assert_int_equal(mdl_plan_decide(&tm, 1930, 50, NAN, NAN), MDL_PLAN_MEETS);
     assert_string_equal(mdl_plan_decision_name(MDL_PLAN_MEETS), "meets");
     assert_string_equal(mdl_plan_decision_name(MDL_PLAN_FAILS), "fails");
     assert_string_equal(mdl_plan_decision_name(MDL_PLAN_UNDECIDED), "undecided");

@@ -293,8 +293,10 @@ static void test_chart_units(void **state)
         measured += isfinite(x->v[r][3]);
     assert_int_equal(measured, 32); /* 4 phases x 8 concurrencies */
     assert_non_null(strstr(page, "Measured points: tb_redis from measurement set #1"));
-    /* the plan's target line, integer ticks */
-    assert_non_null(strstr(gp, "first 1500 to graph 1, first 1500"));
+    /* the plan's target line where it was decided (1500/s, a 1% margin:
+     * 1500 / 0.99), integer ticks */
+    assert_non_null(strstr(gp, "first 1515.151515 to graph 1, first 1515.151515"));
+    assert_non_null(strstr(page, "the target (1500/s, 1515.15/s with the 1% margin it was decided by)"));
     assert_non_null(strstr(gp, "set xtics 1\n"));
     /* what limits each point of sweep 1 and the run */
     assert_non_null(strstr(page, "Bottleneck per point"));

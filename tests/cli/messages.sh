@@ -57,6 +57,17 @@ expect_out "^bottleneck at server.workers=2: server_loop saturates first: [0-9]*
 expect 0 "plan seed 1" -- "$TFSIM" $plan_args --seed 1
 expect_out "^  2  *[0-9.]* ± [0-9.]*  *[0-9.]* ± [0-9.]*  *10  *meets " "plan: replications added to the undecided setting"
 if grep -q "undecided" "$tmp/out"; then bad "plan: a setting stayed undecided"; else ok; fi
+# --margin: headroom for the model's own error (predict's band): 2 workers
+# (1,919 reserves/s) meet 1,890/s, but not 1,890 / 0.85 = 2,224/s; 3 (2,295) do
+expect 0 "plan --margin 15" -- "$TFSIM" $plan_args --seed 1 --margin 15
+expect_out "^target: reserve throughput >= 1890/s, simulated >= 2223.53/s (its throughput less a 15% margin" "plan --margin: the target it decides by"
+expect_out "^cheapest setting that meets the target: server.workers=3$" "plan --margin: a setting more"
+expect 0 "plan --margin csv" -- "$TFSIM" $plan_args --seed 1 --margin 15 --format csv
+expect_out "^2,.*,fails,no,.*,1890,15,,reserve$" "plan --margin csv: the target and the margin per row"
+for m in 100 -1 abc 1e9; do
+    expect 2 "plan --margin $m" -- "$TFSIM" $plan_args --margin $m
+    expect_err "--margin: '$m' is not a percentage in 0..100 (100 excluded)" "plan --margin $m: named"
+done
 # a target at a setting's own throughput stays undecided up to the cap
 expect 1 "plan open loop at its rate" -- "$TFSIM" plan configs/queueing/mm1.ini --vary arrivals.rate=0.5,0.6 --target-throughput 0.6 --set queueing.customers=2000 --set run.max_replications=8 --reps 2 --phase server
 expect_out "^undecided after 8 replications: arrivals.rate=0.6 (throughput " "plan names the undecided setting"

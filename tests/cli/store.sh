@@ -143,8 +143,8 @@ expect_err "3 of 3 points stored" "plan --db resumes"
 if cmp -s "$sdir/plan.csv" "$tmp/out" && [ "$(q "$sdir/plan.db" "SELECT count(*) FROM runs")" = 5 ] &&
    [ "$(q "$sdir/plan.db" "SELECT count(*) FROM runs WHERE command = 'plan'")" = 2 ]; then ok; else bad "plan --db resume"; fi
 expect 0 "export the stored plan" -- "$TFSIM" export "$sdir/plan.db" --run 5 --format csv
-expect_out "^arrivals.rate,throughput,throughput_ci,p99,p99_ci,replications,decision,meets,bottleneck,target_throughput,p99_limit,phase$" "stored plan columns"
-expect_out "^0.6,.*,meets,yes,server,0.55,,server$" "stored plan decision"
+expect_out "^arrivals.rate,throughput,throughput_ci,p99,p99_ci,replications,decision,meets,bottleneck,target_throughput,margin_pct,p99_limit,phase$" "stored plan columns"
+expect_out "^0.6,.*,meets,yes,server,0.55,0,,server$" "stored plan decision"
 if cmp -s "$sdir/plan.csv" "$tmp/out"; then ok; else bad "plan --db: stored table differs from the printed CSV"; fi
 expect 0 "sweep over the plan's points" -- "$TFSIM" sweep $mm1 --vary arrivals.rate=0.5,0.6,0.7 --reps 2 --set queueing.customers=2000 --db "$sdir/plan.db" --jobs 2
 expect_err "3 of 3 points stored" "a sweep reads the points a plan stored"
