@@ -862,6 +862,18 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
                 "target's measured points fall if its errors spread as the baseline's do",
              VAL_PREDICT_BAND_Z, 100 * p->base_rms, p->base_n, p->base_n, b->np, 100 * p->band,
              b->np, p->base_n);
+        /* PostgreSQL work the target does and the baseline never did is
+         * priced at the statement cost fitted to the baseline's other
+         * statements (step 2): the band has not seen an error there */
+        int pay = !strcmp(ta->payments, "pg") && strcmp(ba->payments, "pg");
+        int acc = !strcmp(ta->accounting, "pg") && strcmp(ba->accounting, "pg");
+        if (pay || acc)
+            note(p, "band: %s keeps %s%s%s in PostgreSQL, which %s's runs never did: priced at "
+                    "the statement cost fitted to %s's other statements, where the band, "
+                    "measured on what %s ran, holds no error of that pricing (docs/calibration.md, "
+                    "\"The band\")",
+                 p->target, pay ? "its payment sessions" : "", pay && acc ? " and " : "",
+                 acc ? "its accounting" : "", b->arch, b->arch, b->arch);
     } else {
         note(p, "band: none (band_low, band_high empty): %s has %ld measured throughputs, no more "
                 "than the %zu values a fit of them chooses, so its errors tell nothing of a point "

@@ -14,6 +14,8 @@ expect_err "band: pg_pg's 44 measured throughputs at concurrency >= 5, simulated
     "predict: the band's note"
 expect_err "band: band_low..band_high = each prediction -+1.645 x [0-9.]*% x sqrt(48 / (48 - [0-9]*)) = [0-9.]*%" \
     "predict: the band's width"
+# tb_redis keeps nothing in PostgreSQL that pg_pg did not run there
+if grep -q "^note: band: tb_redis keeps" "$tmp/err"; then bad "predict: a band limit where there is none"; else ok; fi
 pct=$(sed -n 's/.*band_low..band_high = each prediction .* = \([0-9.]*\)% (a fit.*/\1/p' "$tmp/err")
 if [ -n "$pct" ] && awk -F, -v w="$pct" 'NR > 1 { n++; lo = $3 * (1 - w / 100); hi = $3 * (1 + w / 100); d = 1e-3 * $3
         if ($6 < lo - d || $6 > lo + d || $7 < hi - d || $7 > hi + d || !($6 < $3 && $7 > $3)) bad = 1 }
@@ -63,6 +65,15 @@ expect 0 "predict, the baseline at concurrency 1 only" -- "$TFSIM" predict --tig
 expect_out "^checkout,1,[0-9.]*,[0-9.]*,[0-9.]*,,,,[0-9.]*,[0-9.]*$" "predict: band columns empty without a band"
 expect_err "band: none (band_low, band_high empty): pg_pg has 4 measured throughputs, no more than the [0-9]* values" \
     "predict says why there is no band"
+# the reverse (pg_redis -> pg_pg): pg_pg's sessions in PostgreSQL were never
+# in pg_redis's runs, and the band says it does not hold their pricing; a
+# config not fitted to these data gives a band as wide as its misses
+expect 0 "predict the reverse from a config" -- "$TFSIM" predict --tigerbench tests/data/live_pinned_m.csv \
+    --baseline pg_redis --target pg_pg --config configs/tigerfans/pg_redis.ini --reps 2 --format csv
+expect_err "band: pg_pg keeps its payment sessions in PostgreSQL, which pg_redis's runs never did" \
+    "predict: the band's limit named"
+expect_err "band: band_low..band_high = each prediction -+1.645 x [0-9][0-9][0-9]*.[0-9]% x sqrt(24 / (24 - [0-9]*))" \
+    "predict: a band as wide as an unfitted config's misses"
 # --client auto (the default): a baseline fitted from the file is fitted with
 # both load generators and the closer fit kept.  Data the model itself made
 # with Debian's client (cpu_scale 0.8: another machine's speed) at 1, 10, 50
