@@ -345,16 +345,17 @@ static const char *hold_file(const char *name, double factor, double *base_hold_
     return path;
 }
 
-/* Predict pg_redis from pg_pg.ini's values on file; p: caller storage
+/* Predict target from pg_pg.ini's values on file; p: caller storage
  * (val_predict_fini). */
-static void predict_pg_redis(const char *path, int refit_shared, val_prediction *p)
+static void predict_from_pg_pg(const char *path, const char *target, int refit_shared,
+                               val_prediction *p)
 {
     val_predict_opts o;
     val_predict_opts_init(&o);
     o.base.file = path;
     o.base.arch = "pg_pg";
     o.base.config = "configs/tigerfans/pg_pg.ini";
-    o.target = "pg_redis";
+    o.target = target;
     o.reps = 2;
     o.refit_shared = refit_shared;
     sim_err err;
@@ -371,7 +372,7 @@ static void test_hold_gives_the_state(void **state)
     double base_hold;
     const char *path = hold_file("x4.csv", 4, &base_hold);
     val_prediction *p = calloc(1, sizeof *p);
-    predict_pg_redis(path, 1, p);
+    predict_from_pg_pg(path, "pg_redis", 1, p);
     sim_err err;
     /* the fitted state reproduces the target's (relative) hold */
     double want_hold = p->own.pts[0].kind[TF_K_HOLD], got_hold = p->own.sims[0].kind[TF_K_HOLD];
@@ -414,8 +415,8 @@ static void test_shared_keeps_the_baseline(void **state)
     (void)state;
     double base_hold;
     val_prediction *p[2] = {calloc(1, sizeof *p[0]), calloc(1, sizeof *p[1])};
-    predict_pg_redis(hold_file("x4s.csv", 4, &base_hold), 0, p[0]);
-    predict_pg_redis(hold_file("x1s.csv", 1, &base_hold), 0, p[1]);
+    predict_from_pg_pg(hold_file("x4s.csv", 4, &base_hold), "pg_redis", 0, p[0]);
+    predict_from_pg_pg(hold_file("x1s.csv", 1, &base_hold), "pg_redis", 0, p[1]);
     for (int j = 0; j < 2; j++) {
         assert_int_equal(p[j]->shared, TF_OWN_PG | TF_OWN_PG_ACCOUNTING);
         int redis = 0;
@@ -462,19 +463,9 @@ static void test_shared_keeps_the_baseline(void **state)
 static void test_band_is_the_self_prediction(void **state)
 {
     (void)state;
-    val_predict_opts o;
-    val_predict_opts_init(&o);
-    o.base.file = DATA;
-    o.base.arch = "pg_pg";
-    o.base.config = "configs/tigerfans/pg_pg.ini";
-    o.target = "pg_pg";
-    o.reps = 2;
     val_prediction *p = malloc(sizeof *p);
     assert_non_null(p);
-    sim_err err;
-    sim_err_clear(&err);
-    if (val_predict_run(&o, p, &err))
-        fail_msg("%s", err.msg);
+    predict_from_pg_pg(DATA, "pg_pg", 0, p);
     assert_int_equal(p->base_mape.n, 44); /* 11 concurrencies from 5 on, 4 phases */
     assert_int_equal(p->base_mape.n, p->mape_sim.n);
     assert_true(sim_mape_mean(&p->base_mape) == sim_mape_mean(&p->mape_sim));
