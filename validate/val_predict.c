@@ -874,10 +874,13 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
                     "\"The band\")",
                  p->target, pay ? "its payment sessions" : "", pay && acc ? " and " : "",
                  acc ? "its accounting" : "", b->arch, b->arch, b->arch);
-    } else {
+    } else if (p->base_n <= (long)b->np) {
         note(p, "band: none (band_low, band_high empty): %s has %ld measured throughputs, no more "
                 "than the %zu values a fit of them chooses, so its errors tell nothing of a point "
                 "it did not see", b->arch, p->base_n, b->np);
+    } else {
+        note(p, "band: none (band_low, band_high empty): no simulated throughput of %s's points "
+                "could be set against a measured one", b->arch);
     }
     /* 7: the points a loop holds */
     for (int l = 0; l < 2; l++) {
@@ -894,8 +897,9 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
 /* Step 6: the baseline's points simulated at its calibration as the target
  * is (reps replications), their errors against its measured throughputs:
  * base_mape, base_rms (a fraction) and the worst point, over the points at
- * concurrency >= mape_from (all of them when none is that high).  The
- * simulations run in chunks of `jobs` points, as the target's do. */
+ * concurrency >= mape_from (all of them when none is that high); band, the
+ * half-width (NaN when the baseline has no more throughputs than fitted
+ * values, or no error could be measured). */
 static int band(const val_predict_opts *o, val_prediction *p, sim_err *err)
 {
     const val_calibration *b = &p->base;
