@@ -108,7 +108,7 @@ enum val_predict_client {
  * 90% quantile of a normal error: where about nine in ten of the target's
  * measured points fall if its errors spread as the baseline's do.  The
  * model cannot be closer to an architecture it never saw than to the one
- * it was fitted on, and on a shared VM most of that spread is the
+ * it was fitted on, and on a shared VM much of that spread can be the
  * measurement's own (docs/calibration.md, "The band"). */
 #define VAL_PREDICT_BAND_Z 1.645
 
