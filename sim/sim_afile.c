@@ -15,17 +15,27 @@ static void clear(sim_afile *a)
     memset(a, 0, sizeof *a);
 }
 
-char *sim_afile_target(const char *path, int *direct)
+/* The path to write for `path`, given its stat (exists: stat succeeded):
+ * the target of a symbolic link to a regular file (the link stays), else
+ * path itself; *direct set when path exists and is not a regular file (a
+ * device or FIFO: written in place).  Returns a heap copy, owned by the
+ * caller. */
+static char *target_of(const char *path, const struct stat *st, int exists, int *direct)
 {
-    struct stat st, lst;
-    int exists = stat(path, &st) == 0;
-    *direct = exists && !S_ISREG(st.st_mode);
-    /* a symbolic link: its target is replaced, the link stays */
-    int link = exists && S_ISREG(st.st_mode) && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
+    struct stat lst;
+    *direct = exists && !S_ISREG(st->st_mode);
+    int link = exists && S_ISREG(st->st_mode) && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
     char *target = link ? realpath(path, NULL) : NULL;
     char *p = target ? target : strdup(path);
     assert(p && "out of memory");
     return p;
+}
+
+char *sim_afile_target(const char *path, int *direct)
+{
+    struct stat st;
+    int exists = stat(path, &st) == 0;
+    return target_of(path, &st, exists, direct);
 }
 
 int sim_afile_open(sim_afile *a, const char *path, sim_err *err)
@@ -36,7 +46,7 @@ int sim_afile_open(sim_afile *a, const char *path, sim_err *err)
     if (exists && S_ISDIR(st.st_mode))
         return sim_err_set(err, SIM_EFAIL, "%s: cannot create: %s", path, strerror(EISDIR));
     int direct;
-    a->path = sim_afile_target(path, &direct);
+    a->path = target_of(path, &st, exists, &direct);
     if (direct) {
         a->f = fopen(a->path, "w");
         if (!a->f) {
