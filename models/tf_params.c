@@ -254,23 +254,6 @@ static const tf_param registry[] = {
      .source = "false: perf trace of live TigerFans on this VM (its server's wake-ups of Redis "
                "and the backends run at once); tfsim compare sets it for its driver, "
                "configs/redis/benchmark.ini for redis-benchmark (perf sched)"},
-    {{"host", "wake_remote", SIM_CFG_NUM, "0", 0, 1, NULL, "share",
-       "with wake_affine: share of the wake-ups of Redis's sleeping main thread by a busy loop "
-       "that Linux places on an idle host core instead of the waker's (a core is idle: the "
-       "host's jobs fewer than its cores); the main thread then runs after wake_remote_wait "
-       "with the commands in by then, without waiting for the loop's burst; 0: always the "
-       "waker's core"},
-     TF_DOUBLE(wake_remote),
-     .source = "0; configs/live/pg_redis.ini sets 0.29 for tfsim compare's driver on this VM: "
-               "perf trace of its checkout and webhook at 8 (io-threads 4, scripts/redis_wakeups.py, "
-               "2026-12-06, the CPUs sharing their L3): of Redis's 1,004 wake-ups by the driver "
-               "716 ran on the driver's CPU, 288 on the other"},
-    {{"host", "wake_remote_wait", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
-       "from a wake-up of Redis's main thread onto an idle core (host.wake_remote) to its "
-       "running there"},
-     TF_DOUBLE(wake_remote_wait),
-     .source = "0; configs/live/pg_redis.ini: 38 us, the median of the 288 wake-ups onto the "
-               "other CPU in that trace (p90 320 us)"},
     {{"host", "loop_weight", SIM_CFG_NUM, "1", 1, 100, NULL, "factor",
        "share of a contended core the event loops (server and load generator) get, relative "
        "to a PostgreSQL backend or a Redis thread: with n loops and m other runnable threads "

@@ -101,8 +101,6 @@ typedef struct tf_params {
     int client_on_host, pg_on_host;
     int redis_on_host;           /* Redis's service runs on the host's cores */
     int wake_affine;             /* a statement sent while its busy loop runs waits for its burst */
-    double wake_remote;          /* share of Redis's affine wake-ups placed on an idle core instead */
-    double wake_remote_wait;     /* from such a wake-up to Redis's main thread running */
     double net_rtt;
     double sched_tick, sched_slice;  /* the scheduler's tick and a CPU-bound task's slice */
     double sched_wake_slice;         /* run before a wake-up preempts a spinning thread (0: never) */

@@ -349,17 +349,6 @@ static int stalls(tf_redis *r)
     return q >= 1 || (q > 0 && gsl_rng_uniform(r->rng) < q);
 }
 
-/* Is this wake-up by a busy loop placed on an idle core (host.wake_remote)?
- * Only while a core is idle; a draw only for a share strictly between 0
- * and 1. */
-static int wakes_remote(tf_redis *r)
-{
-    double q = r->p->wake_remote;
-    if (q <= 0 || sim_ps_present(r->cpu) >= r->cpu->cores)
-        return 0;
-    return q >= 1 || gsl_rng_uniform(r->rng) < q;
-}
-
 /* The woken main thread waits on holder (a loop's core, or r itself)
  * until the release at t; releasing: no loop's sleep is to come first. */
 static void stack_until(tf_redis *r, sim *s, const void *holder, int releasing, double t)
@@ -383,13 +372,6 @@ void tf_redis_arrive_from(tf_redis *r, sim *s, void *obj, double service, sim_fn
     sim_queue_push(&r->wait, j);
     int idle = !r->busy && !r->in_cycle && !r->stacked && r->cpu;
     int asleep = idle && !r->active;
-    if (idle && r->p->wake_affine && waker && sent_busy && wakes_remote(r)) {
-        /* placed on an idle core: the main thread runs there after its
-         * wake-up, with the commands in by then (stacked on r itself: no
-         * loop's sleep releases it) */
-        stack_until(r, s, r, 1, s->now + r->p->wake_remote_wait);
-        return;
-    }
     if (idle && r->p->wake_affine && waker && sent_busy) {
         /* woken on the busy loop's core: it runs when the loop sleeps (the
          * loop's last commands in) or at the next tick; a loop that has

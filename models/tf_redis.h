@@ -21,12 +21,7 @@
  *    when the waker is alone there, and on this VM it found no idle
  *    sibling to move it to; perf sched showed redis-benchmark and
  *    redis-server taking turns on one CPU: configs/redis/benchmark.ini
- *    sets it.)  With host.wake_remote, that share of those wake-ups,
- *    while a host core is idle, go to the idle core instead: the main
- *    thread runs after host.wake_remote_wait with the commands in by
- *    then.  (On a boot whose two CPUs share their L3, perf of tfsim
- *    compare's driver at 8 clients: 288 of 1,004 wake-ups on the other
- *    CPU, median 38 us to running; configs/live/pg_redis.ini.)
+ *    sets it.)
  *  - otherwise, threads off, with probability redis.wake_wait, the
  *    wake-up waits for the next tick whatever its sender does.  (TigerFans' server, traced
  *    live with perf on this VM, wakes Redis onto the other CPU 35-75% of

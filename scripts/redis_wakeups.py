@@ -18,7 +18,10 @@ its last event-loop cycle with a ready client.  Printed:
               those with 8 or more (what starts 4 I/O threads)
   wakeups     Redis's wake-ups by the server: onto the CPU the server was
               running on, or another; the wait from wake-up to running
-              (median, p90) for each
+              (median, p90) for each; and split by whether a CPU besides
+              the server's was idle at the wake-up (the idle task
+              running there) or every other CPU was busy: how many went
+              onto another CPU in each case
   waits       the share of those wake-ups that waited over 0.25, 0.5, 1 and
               2 ms, outside the I/O threads' episodes
   episodes    stretches with an I/O thread (comm io_thd_*) running, gaps
@@ -102,6 +105,9 @@ def main():
     # wake-ups of Redis by the server
     on_cpu, woken = {}, None
     same, other, outside = [], [], []
+    # wake-ups while a CPU besides the waker's was idle / while none was:
+    # [onto the waker's CPU, onto another]
+    split = {True: [0, 0], False: [0, 0]}
     for t, tid, c, e, tr in ev:
         if e == 'sched:sched_switch':
             m = re.search(r'next_pid=(\d+) ', tr + ' ')
@@ -117,12 +123,24 @@ def main():
             m = re.search(r' pid=(\d+) .*target_cpu=(\d+)', ' ' + tr)
             if m and int(m.group(1)) == a.redis:
                 woken = (t, on_cpu.get(int(m.group(2))) == a.server)
+                # the waker's CPU is where the server runs (a wake-up onto an
+                # idle CPU is queued there and traced on that CPU, not the
+                # waker's); 0 is the idle task
+                home = [k for k, p in on_cpu.items() if p == a.server]
+                if home:
+                    idle = any(p == 0 for k, p in on_cpu.items() if k != home[0])
+                    split[idle][0 if woken[1] else 1] += 1
     print(f'window {t1 - t0:.3f} s')
     print(f'cycles {len(sizes)}: 1 client {sizes.count(1)}, 2-7 '
           f'{sum(1 for n in sizes if 2 <= n <= 7)}, 8 or more {sum(1 for n in sizes if n >= 8)}')
     for name, xs in (('onto the server\'s CPU', same), ('onto another CPU', other)):
         print(f'wakeups {name}: {len(xs)}, wait median {1e6 * quantile(xs, .5):.0f} us, '
               f'p90 {1e6 * quantile(xs, .9):.0f} us')
+    for idle, what in ((True, 'another CPU idle'), (False, 'every other CPU busy')):
+        n = sum(split[idle])
+        if n:
+            print(f'wakeups with {what}: {n}, onto another CPU {split[idle][1]} '
+                  f'({split[idle][1] / n:.3f})')
     if outside:
         print('waits outside episodes (' + str(len(outside)) + '): ' + ', '.join(
             f'> {x:g} ms {sum(1 for w in outside if w > x / 1e3) / len(outside):.4f}'

@@ -3,8 +3,7 @@
  * do), a threaded cycle's hand-outs on two cores worked out by hand
  * (ticks of 4 ms; longer turns with host.redis_cores = 1.3), the threads stopping below the threshold and at
  * serverCron, and the main thread woken on a busy loop's core (also once
- * the loop slept before the commands arrived, and with the threads on),
- * or on an idle core (host.wake_remote). */
+ * the loop slept before the commands arrived, and with the threads on). */
 #include "tests/test_util.h"
 
 #include "models/tf_redis.h"
@@ -319,51 +318,6 @@ static void test_active_waker(void **state)
     }
 }
 
-static void hog_done(sim *s, void *obj)
-{
-    (void)s;
-    (void)obj;
-}
-
-/* host.wake_remote: a loop's burst of three commands at 1, 1.005 and 1.010
- * ms, the loop running on past the tick.  With a core idle and the share
- * 1, the main thread is placed on it and runs after wake_remote_wait (38
- * us), all three in one cycle (answered at 1.038 ms + 30 us); with the
- * share 0 it waits on the loop's core for the tick at 4 ms.  With both
- * cores busy (two long jobs on the host) the share changes nothing: the
- * tick again. */
-static void test_wake_remote(void **state)
-{
-    (void)state;
-    for (int v = 0; v < 3; v++) {
-        world w;
-        world_init(&w, 1, 1, 2);
-        w.p.wake_remote = v == 1 ? 0 : 1;
-        w.p.wake_remote_wait = 38e-6;
-        int loop_a, hog[2];
-        if (v == 2)
-            for (int i = 0; i < 2; i++)
-                sim_ps_submit(&w.host, &w.s, &hog[i], 1.0, hog_done);
-        cmd c[3];
-        for (int i = 0; i < 3; i++) {
-            c[i] = (cmd){&w, 10e-6, &loop_a, 1, 0};
-            sim_at(&w.s, 0.001 + i * 5e-6, 0, on_arrive, &c[i]);
-        }
-        sim_run(&w.s, 0.0035);
-        assert_int_equal(w.nreply, v == 0 ? 3 : 0);
-        if (v == 0) {
-            for (int i = 0; i < 3; i++)
-                assert_close(w.reply[i], 0.001 + 38e-6 + 30e-6, 1e-12);
-            assert_int_equal(w.r.cycles, 1);
-        }
-        sim_run(&w.s, 0.01);
-        assert_int_equal(w.nreply, 3);
-        if (v > 0)
-            assert_true(w.reply[0] >= 0.004);
-        world_fini(&w);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -375,7 +329,6 @@ int main(void)
         cmocka_unit_test(test_waker),
         cmocka_unit_test(test_waker_slept),
         cmocka_unit_test(test_active_waker),
-        cmocka_unit_test(test_wake_remote),
     };
     return cmocka_run_group_tests_name("tf_redis", tests, NULL, NULL);
 }

@@ -8,6 +8,10 @@ expect 0 "redis_wakeups on a sample trace" -- python3 scripts/redis_wakeups.py $
 expect_out "^cycles 12: 1 client 9, 2-7 1, 8 or more 2$" "redis_wakeups counts the cycles by size"
 expect_out "^wakeups onto the server's CPU: 4, wait median 2 us, p90 2 us$" "redis_wakeups: wake-ups onto the sender's CPU"
 expect_out "^wakeups onto another CPU: 6, wait median 20 us" "redis_wakeups: wake-ups onto another CPU"
+# every wake-up of the sample finds the other CPU idle (its idle task
+# switched in), none finds it busy
+expect_out "^wakeups with another CPU idle: 10, onto another CPU 6 [(]0.600[)]$" "redis_wakeups: wake-ups while another CPU idles"
+if grep -q "every other CPU busy" "$tmp/out"; then bad "redis_wakeups: no wake-up of the sample finds the other CPU busy"; else ok; fi
 expect_out "> 1 ms 0.1000, > 2 ms 0.0000$" "redis_wakeups: the share that waited over 1 ms"
 expect_out "^episodes 1: median 3.0 ms, longest 3.0 ms, 0.200 of the window$" "redis_wakeups: the I/O threads' episode"
 # runs: the 9-client cycle (to the next, 0.98 ms) and the 8-client one
