@@ -123,9 +123,9 @@ def main():
             m = re.search(r' pid=(\d+) .*target_cpu=(\d+)', ' ' + tr)
             if m and int(m.group(1)) == a.redis:
                 woken = (t, on_cpu.get(int(m.group(2))) == a.server)
-                # the waker's CPU is where the server runs (a wake-up onto an
-                # idle CPU is queued there and traced on that CPU, not the
-                # waker's); 0 is the idle task
+                # the waker's CPU is where the server runs (not the event's
+                # CPU: a wake-up may be traced on its target); 0 is the idle
+                # task; a CPU not yet seen in a switch counts as busy
                 home = [k for k, p in on_cpu.items() if p == a.server]
                 if home:
                     idle = any(p == 0 for k, p in on_cpu.items() if k != home[0])

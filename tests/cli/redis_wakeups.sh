@@ -23,3 +23,21 @@ expect 2 "redis_wakeups: no such file" -- python3 scripts/redis_wakeups.py "$tmp
 expect_err "none.txt" "redis_wakeups names the file"
 expect 2 "redis_wakeups: another thread" -- python3 scripts/redis_wakeups.py $s --redis 7 --server 200
 expect_err "no event-loop cycle of thread 7" "redis_wakeups says what it did not find"
+# the other case, by hand: the server (200) on CPU 1, a backend (300) on
+# CPU 0; Redis woken once onto CPU 0 (busy: it waits for the backend) and
+# once onto the server's own CPU (a first cycle at 2.0005 opens the window)
+cat >"$tmp/busy.txt" <<'TRACE'
+    x 0 [000] 2.000000: sched:sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=S ==> next_comm=postgres next_pid=300 next_prio=120
+    x 0 [001] 2.000001: sched:sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=S ==> next_comm=python3 next_pid=200 next_prio=120
+    redis-server 100 [000] 2.000500: syscalls:sys_exit_epoll_wait: 0x1
+    python3 200 [001] 2.001000: sched:sched_wakeup: comm=redis-server pid=100 prio=120 target_cpu=000
+    x 300 [000] 2.001100: sched:sched_switch: prev_comm=postgres prev_pid=300 prev_prio=120 prev_state=S ==> next_comm=redis-server next_pid=100 next_prio=120
+    redis-server 100 [000] 2.001105: syscalls:sys_exit_epoll_wait: 0x1
+    x 100 [000] 2.001110: sched:sched_switch: prev_comm=redis-server prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=postgres next_pid=300 next_prio=120
+    python3 200 [001] 2.002000: sched:sched_wakeup: comm=redis-server pid=100 prio=120 target_cpu=001
+    x 200 [001] 2.002010: sched:sched_switch: prev_comm=python3 prev_pid=200 prev_prio=120 prev_state=S ==> next_comm=redis-server next_pid=100 next_prio=120
+    redis-server 100 [001] 2.002015: syscalls:sys_exit_epoll_wait: 0x1
+TRACE
+expect 0 "redis_wakeups, the other CPU busy" -- python3 scripts/redis_wakeups.py "$tmp/busy.txt" --redis 100 --server 200
+expect_out "^wakeups with every other CPU busy: 2, onto another CPU 1 [(]0.500[)]$" "redis_wakeups: wake-ups while the other CPU is busy"
+if grep -q "another CPU idle" "$tmp/out"; then bad "redis_wakeups: no wake-up of the busy trace finds a CPU idle"; else ok; fi
