@@ -898,8 +898,9 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
  * is (reps replications), their errors against its measured throughputs:
  * base_mape, base_rms (a fraction) and the worst point, over the points at
  * concurrency >= mape_from (all of them when none is that high); band, the
- * half-width (NaN when the baseline has no more throughputs than fitted
- * values, or no error could be measured). */
+ * half-width.  No band (NaN, and nothing simulated) when the baseline has
+ * no more throughputs than fitted values; NaN also when no error could be
+ * measured. */
 static int band(const val_predict_opts *o, val_prediction *p, sim_err *err)
 {
     const val_calibration *b = &p->base;
@@ -908,8 +909,14 @@ static int band(const val_predict_opts *o, val_prediction *p, sim_err *err)
     p->base_worst_phase = -1;
     p->base_worst_c = 0;
     p->base_worst_err = NAN;
-    if (b->npts == 0)
-        return SIM_OK;
+    /* the degrees of freedom: every measured throughput the values were
+     * (or could have been) fitted to, less the values */
+    p->base_n = 0;
+    for (size_t k = 0; k < b->npts; k++)
+        for (int ph = 0; ph < TF_NPHASES; ph++)
+            p->base_n += isfinite(b->pts[k].thr[ph]) && b->pts[k].thr[ph] > 0;
+    if (p->base_n <= (long)b->np)
+        return SIM_OK; /* its errors would say nothing of a point it did not see */
     val_calib_sim *sims = calloc(b->npts, sizeof *sims);
     assert(sims);
     val_calib_opts so = o->base.fit_opts;
@@ -923,7 +930,6 @@ static int band(const val_predict_opts *o, val_prediction *p, sim_err *err)
         from = LONG_MIN;
     p->base_from = any ? from : 0;
     double ss = 0;
-    long n = 0;
     for (size_t k = 0; k < b->npts && rc == SIM_OK; k++) {
         if (b->pts[k].concurrency < from)
             continue;
@@ -932,7 +938,6 @@ static int band(const val_predict_opts *o, val_prediction *p, sim_err *err)
             if (isnan(e))
                 continue;
             ss += e * e;
-            n++;
             if (!(fabs(e) <= fabs(p->base_worst_err))) {
                 p->base_worst_err = e;
                 p->base_worst_phase = ph;
@@ -940,17 +945,10 @@ static int band(const val_predict_opts *o, val_prediction *p, sim_err *err)
             }
         }
     }
-    if (n)
-        p->base_rms = sqrt(ss / (double)n) / 100;
-    /* the degrees of freedom: every measured throughput the values were
-     * (or could have been) fitted to, less the values */
-    p->base_n = 0;
-    for (size_t k = 0; k < b->npts; k++)
-        for (int ph = 0; ph < TF_NPHASES; ph++)
-            p->base_n += isfinite(b->pts[k].thr[ph]) && b->pts[k].thr[ph] > 0;
-    if (p->base_n > (long)b->np)
-        p->band = VAL_PREDICT_BAND_Z * p->base_rms *
-                  sqrt((double)p->base_n / (double)(p->base_n - (long)b->np));
+    if (p->base_mape.n)
+        p->base_rms = sqrt(ss / (double)p->base_mape.n) / 100;
+    p->band = VAL_PREDICT_BAND_Z * p->base_rms *
+              sqrt((double)p->base_n / (double)(p->base_n - (long)b->np));
     free(sims);
     return rc;
 }

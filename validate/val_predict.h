@@ -172,7 +172,8 @@ typedef struct val_prediction {
     /* the baseline's measured throughputs against its calibration, simulated
      * as the target is (reps replications), at concurrency >= mape_from (all
      * its points when none is that high): MAPE, root mean square of the
-     * relative errors (a fraction; NaN without points), the worst point */
+     * relative errors (a fraction; NaN without points), the worst point;
+     * not simulated (empty, NaN) when base_n <= base.np: no band then */
     sim_mape base_mape;
     long base_from;                    /* the concurrency they start at (0: every point) */
     double base_rms;
