@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_randist.h>
+
 enum { MAIN = 0 };
 
 void tf_redis_init(tf_redis *r, const tf_params *p, sim_ps *cpu, gsl_rng *rng)
@@ -15,6 +17,7 @@ void tf_redis_init(tf_redis *r, const tf_params *p, sim_ps *cpu, gsl_rng *rng)
     r->cpu = cpu;
     r->rng = rng;
     assert(rng || !(p->redis_wake_wait > 0 && p->redis_wake_wait < 1));
+    assert(rng || !(p->wake_affine && p->redis_affine_share > 0 && p->redis_affine_share < 1));
     sim_queue_init(&r->wait, 64);
     r->n_io = (int)p->redis_io_threads;
     assert(r->n_io >= 1);
@@ -79,6 +82,51 @@ void tf_redis_host_wake(tf_redis *r, sim *s)
 
 /* ---- the I/O threads on and off ---- */
 
+/* Draws a spell of placement state `on` (quiet time, s). */
+static double spell(tf_redis *r, int on)
+{
+    const double q = r->p->redis_affine_share;
+    return gsl_ran_exponential(r->rng, 2 * r->p->affine_period * (on ? q : 1 - q));
+}
+
+/* Moves the placement's clock to s->now: the time since the last move
+ * counts in full while the I/O threads were stopped, and at the rate
+ * affine_period / affine_period_threads while they ran (callers move it
+ * before every start and stop). */
+static void place_advance(tf_redis *r, sim *s)
+{
+    const double q = r->p->redis_affine_share;
+    if (!r->p->wake_affine || q <= 0 || q >= 1)
+        return;
+    if (!r->place_drawn) {
+        r->place_drawn = 1;
+        r->on_sender = gsl_rng_uniform(r->rng) < q;
+        r->place_left = spell(r, r->on_sender);
+    } else {
+        double dt = s->now - r->place_t;
+        if (r->active)
+            dt *= r->p->affine_period / r->p->affine_period_threads;
+        while (dt >= r->place_left) {
+            dt -= r->place_left;
+            r->on_sender = !r->on_sender;
+            r->place_left = spell(r, r->on_sender);
+        }
+        r->place_left -= dt;
+    }
+    r->place_t = s->now;
+}
+
+int tf_redis_on_senders_core(tf_redis *r, sim *s)
+{
+    const double q = r->p->redis_affine_share;
+    if (!r->p->wake_affine || q <= 0)
+        return 0;
+    if (q >= 1)
+        return 1;
+    place_advance(r, s);
+    return r->on_sender;
+}
+
 static void on_cron(sim *s, void *obj);
 
 static void arm_cron(tf_redis *r, sim *s)
@@ -92,6 +140,7 @@ static void arm_cron(tf_redis *r, sim *s)
 static void threads_start(tf_redis *r, sim *s)
 {
     assert(!r->active);
+    place_advance(r, s);
     r->active = 1;
     sim_tavg_set(&r->threads_on, s->now, 1);
     for (int j = 1; j < r->n_io; j++)
@@ -102,6 +151,7 @@ static void threads_start(tf_redis *r, sim *s)
 static void threads_stop(tf_redis *r, sim *s)
 {
     assert(r->active);
+    place_advance(r, s);
     r->active = 0;
     sim_tavg_set(&r->threads_on, s->now, 0);
     for (int j = 1; j < r->n_io; j++)
@@ -372,7 +422,7 @@ void tf_redis_arrive_from(tf_redis *r, sim *s, void *obj, double service, sim_fn
     sim_queue_push(&r->wait, j);
     int idle = !r->busy && !r->in_cycle && !r->stacked && r->cpu;
     int asleep = idle && !r->active;
-    if (idle && r->p->wake_affine && waker && sent_busy) {
+    if (idle && r->p->wake_affine && waker && sent_busy && tf_redis_on_senders_core(r, s)) {
         /* woken on the busy loop's core: it runs when the loop sleeps (the
          * loop's last commands in) or at the next tick; a loop that has
          * slept since sent its last commands before it slept: they are in

@@ -22,6 +22,18 @@
  *    sibling to move it to; perf sched showed redis-benchmark and
  *    redis-server taking turns on one CPU: configs/redis/benchmark.ini
  *    sets it.)
+ *    Only while the main thread sits on the sender's core: a share
+ *    host.redis_affine_share of the time, in spells host.affine_period
+ *    long on average, counted while the I/O threads are stopped; while
+ *    they run, Redis stays where it is.  (Linux wakes Redis on the core it
+ *    last ran on, and the sender on its own; they are moved apart or
+ *    together by the load balancer, which finds a core idle while the
+ *    threads are stopped and none while they spin.  perf traces of the
+ *    live driver, io-threads 4, webhooks at 4-32: 95-100% of Redis's and
+ *    nearly all the driver's wake-ups on their previous cores; spells of
+ *    7-21 ms while the threads were quiet, 100-550 ms while they ran;
+ *    nearly all cycles of 8 clients or more came while they shared a
+ *    core.)
  *  - otherwise, threads off, with probability redis.wake_wait, the
  *    wake-up waits for the next tick whatever its sender does.  (TigerFans' server, traced
  *    live with perf on this VM, wakes Redis onto the other CPU 35-75% of
@@ -121,7 +133,11 @@ typedef struct tf_redis {
     sim_hogs hogs;             /* 0: main thread, 1..N-1: I/O threads */
     tf_redis_io *io;           /* N handles, owned */
     const void *stacked;       /* the loop whose core the woken main thread waits for, or NULL */
-    gsl_rng *rng;              /* draws redis.wake_wait (borrowed) */
+    gsl_rng *rng;              /* draws redis.wake_wait and the placement (borrowed) */
+    int on_sender;             /* placement: on the sender's core (host.redis_affine_share) */
+    int place_drawn;           /* the first spell is drawn */
+    double place_left;         /* quiet time left in the current spell, s */
+    double place_t;            /* when the placement's clock was last moved */
     uint64_t stack_seq;        /* its release event (tick, or the loop's sleep) */
     int releasing;             /* the loop sleeps: released half a round trip later */
     const void *slept;         /* the loop that last went to sleep (tf_redis_waker_idle) */
@@ -151,6 +167,14 @@ void tf_redis_arrive_from(tf_redis *r, sim *s, void *obj, double service, sim_fn
 /* The loop `waker` has nothing left to run (it sleeps): a main thread
  * woken on its core runs now. */
 void tf_redis_waker_idle(tf_redis *r, sim *s, const void *waker);
+/* Does the main thread sit on its sender's core now (host.wake_affine,
+ * host.redis_affine_share)?  Spells on and off it alternate, each
+ * exponential with means 2 x host.affine_period x share and 2 x period x
+ * (1 - share) of the time the I/O threads are stopped (while they run
+ * the placement holds), the first drawn at the first call from the
+ * stationary share; advances them to s->now (draws from r->rng; none for
+ * a share of 0 or 1).  0 without wake_affine. */
+int tf_redis_on_senders_core(tf_redis *r, sim *s);
 
 /* Share of time the main thread was busy (in service or in a threaded
  * cycle), mean commands waiting, share of time the I/O threads were

@@ -36,6 +36,17 @@ its last event-loop cycle with a ready client.  Printed:
               during them (host.redis_cores)
   wake_wait   twice the share of waits over 2 ms: tfsim's redis.wake_wait,
               whose waits last to the next 4 ms tick (half of them over 2 ms)
+  placement   where Redis sits: the share of its wake-ups by the server
+              onto the CPU it last ran on; the share of the window it
+              sat on the server's CPU (each one's CPU: where it last ran,
+              or where a migration put it; the previous CPU: where it last
+              ran), the spells in and out and
+              their mean length (host.redis_affine_share,
+              host.affine_period), and the cycles with 8 or more ready
+              clients in each; then the whole spells in which no I/O
+              thread ran: their number and mean length on and off the
+              server's CPU, and the share and period they give; and the
+              whole spells in which one ran: their mean length
 Exit status 2 when the file cannot be read or holds no cycle of Redis.
 """
 import argparse
@@ -130,6 +141,51 @@ def main():
                 if home:
                     idle = any(p == 0 for k, p in on_cpu.items() if k != home[0])
                     split[idle][0 if woken[1] else 1] += 1
+    # placement: each thread's CPU (where it last ran, or where a
+    # migration put it); Redis's wake-ups onto its previous CPU; the time
+    # it shared the server's CPU and the cycles of 8+ in and out of it
+    where, ran, prev_ok, prev_n = {}, {}, 0, 0
+    shared, state, t_last = 0.0, None, None
+    bounds = []  # (state, start) of each spell from t0 on
+    big = {True: [0, 0], False: [0, 0]}
+    for t, tid, c, e, tr in ev:
+        if state is not None and t >= t0 and t_last is not None and t_last <= t1:
+            if not bounds:
+                bounds.append((state, t0))
+            if state:
+                shared += min(t, t1) - max(t_last, t0)
+        if state is not None and t0 <= t <= t1 and tid == a.redis and e.endswith('epoll_wait') \
+                and tr.split() and re.fullmatch(r'0x[0-9a-f]+', tr.split()[-1]):
+            n = int(tr.split()[-1], 16)
+            if n > 0:
+                big[state][0] += 1
+                big[state][1] += n >= 8
+        t_last = t
+        if e == 'sched:sched_switch':
+            m = re.search(r'prev_pid=(\d+) .*next_pid=(\d+)', tr)
+            if m:
+                for pid in (int(m.group(1)), int(m.group(2))):
+                    if pid in (a.redis, a.server):
+                        where[pid] = ran[pid] = c
+        elif e == 'sched:sched_migrate_task':
+            m = re.search(r' pid=(\d+) .*dest_cpu=(\d+)', ' ' + tr)
+            if m and int(m.group(1)) in (a.redis, a.server):
+                where[int(m.group(1))] = int(m.group(2))
+        elif e == 'sched:sched_wakeup' and t0 <= t <= t1 and tid == a.server:
+            m = re.search(r' pid=(\d+) .*target_cpu=(\d+)', ' ' + tr)
+            if m and int(m.group(1)) == a.redis and a.redis in ran:
+                prev_n += 1
+                prev_ok += int(m.group(2)) == ran[a.redis]
+        if a.redis in where and a.server in where:
+            now = where[a.redis] == where[a.server]
+            if now != state and t0 <= t <= t1:
+                if not bounds and state is not None:
+                    bounds.append((state, t0))
+                if bounds and bounds[-1][1] == t:
+                    bounds.pop()
+                bounds.append((now, t))
+            state = now
+    spells = len(bounds)
     print(f'window {t1 - t0:.3f} s')
     print(f'cycles {len(sizes)}: 1 client {sizes.count(1)}, 2-7 '
           f'{sum(1 for n in sizes if 2 <= n <= 7)}, 8 or more {sum(1 for n in sizes if n >= 8)}')
@@ -175,6 +231,35 @@ def main():
         print('runs of 8+ cycles 0')
     if outside:
         print(f'wake_wait {2 * sum(1 for w in outside if w > 0.002) / len(outside):.4f}')
+    if prev_n:
+        print(f'wakeups onto Redis\'s previous CPU: {prev_ok} of {prev_n} ({prev_ok / prev_n:.3f})')
+    if spells:
+        print(f'Redis on the server\'s CPU {shared / (t1 - t0):.3f} of the window, {spells} spells '
+              f'in and out, mean {1e3 * (t1 - t0) / spells:.1f} ms; cycles of 8+: '
+              f'{big[True][1]} of {big[True][0]} while on it, {big[False][1]} of {big[False][0]} apart')
+        # the spells no I/O thread ran in (the whole spells between two
+        # changes; the model's placement moves only while the threads are
+        # stopped): their lengths on and off the server's CPU
+        io_runs = sorted(x for x, y in iv)
+        quiet, busy = {True: [], False: []}, []
+        for i in range(1, len(bounds) - 1):
+            st, a0 = bounds[i]
+            b0 = bounds[i + 1][1]
+            k = bisect.bisect_left(io_runs, a0)
+            if k == len(io_runs) or io_runs[k] > b0:
+                quiet[st].append(b0 - a0)
+            else:
+                busy.append(b0 - a0)
+        if quiet[True] and quiet[False]:
+            on = sum(quiet[True]) / len(quiet[True])
+            off = sum(quiet[False]) / len(quiet[False])
+            print(f'spells with the I/O threads quiet: on the server\'s CPU {len(quiet[True])}, '
+                  f'mean {1e3 * on:.1f} ms; apart {len(quiet[False])}, mean {1e3 * off:.1f} ms '
+                  f'(host.redis_affine_share {on / (on + off):.3f}, host.affine_period '
+                  f'{1e3 * (on + off) / 2:.1f} ms)')
+        if busy:
+            print(f'spells with an I/O thread running: {len(busy)}, mean '
+                  f'{1e3 * sum(busy) / len(busy):.1f} ms (host.affine_period_threads)')
     return 0
 
 

@@ -3,10 +3,13 @@
  * do), a threaded cycle's hand-outs on two cores worked out by hand
  * (ticks of 4 ms; longer turns with host.redis_cores = 1.3), the threads stopping below the threshold and at
  * serverCron, and the main thread woken on a busy loop's core (also once
- * the loop slept before the commands arrived, and with the threads on). */
+ * the loop slept before the commands arrived, and with the threads on),
+ * only while it sits on that core (host.redis_affine_share: the spells'
+ * shares and lengths from a fixed seed). */
 #include "tests/test_util.h"
 
 #include "models/tf_redis.h"
+#include "sim/sim_rng.h"
 
 typedef struct world {
     sim s;
@@ -51,6 +54,9 @@ static void world_init(world *w, long io_threads, int on_host, double cores)
     w->p.sched_slice = 0.0015;
     w->p.net_rtt = 20e-6;
     w->p.wake_affine = 1;
+    w->p.redis_affine_share = 1;
+    w->p.affine_period = 0.2;
+    w->p.affine_period_threads = 0.2;
     tf_redis_init(&w->r, &w->p, on_host ? &w->host : NULL, NULL);
 }
 
@@ -318,6 +324,129 @@ static void test_active_waker(void **state)
     }
 }
 
+/* host.redis_affine_share 0.7, spells of 0.2 s on average: sampled
+ * every 10 ms over 4,000 s (20,000 spells; fixed seed), the main thread
+ * sits on its sender's core 0.70 +- 0.01 of the time and a spell lasts
+ * 0.2 s +- 4%; a command sent by a busy loop while it does not runs at
+ * once, while it does it waits for the loop (the tick at 4 ms after the
+ * spell's start).  Shares 0 and 1 draw nothing (no generator). */
+static void test_placement(void **state)
+{
+    (void)state;
+    gsl_rng *g = sim_rng_new(7, 0, 0);
+    world w;
+    world_init(&w, 1, 1, 2);
+    tf_redis_fini(&w.r);
+    w.p.redis_affine_share = 0.7;
+    tf_redis_init(&w.r, &w.p, &w.host, g);
+    long on = 0, n = 0, flips = 0;
+    int last = -1;
+    for (long i = 0; i < 4000000; i++) {
+        w.s.now = i * 0.001;
+        int x = tf_redis_on_senders_core(&w.r, &w.s);
+        assert_true(x == 0 || x == 1);
+        on += x;
+        n++;
+        flips += last >= 0 && x != last;
+        last = x;
+    }
+    assert_close((double)on / n, 0.7, 0.01);
+    assert_close(4000.0 / flips, 0.2, 0.2 * 0.04);
+    /* the next spell on the sender's core: a busy loop's command there
+     * waits for the tick; one from the same loop sent in the following
+     * spell off it runs at once (a lone command: service 10 us) */
+    while (tf_redis_on_senders_core(&w.r, &w.s))
+        w.s.now += 0.01;
+    while (!tf_redis_on_senders_core(&w.r, &w.s))
+        w.s.now += 1e-4;
+    double t_on = w.s.now, t_off = w.r.place_t + w.r.place_left;
+    assert_true(t_off > t_on);
+    int loop_a;
+    cmd c = {&w, 10e-6, &loop_a, 1, 0}, d = {&w, 10e-6, &loop_a, 1, 0};
+    sim_at(&w.s, t_on, 0, on_arrive, &c);
+    assert_int_equal(sim_run(&w.s, INFINITY), SIM_RUN_EMPTY);
+    assert_int_equal(w.nreply, 1);
+    double tick = ceil(t_on / 0.004) * 0.004;
+    assert_true(tick < t_off);
+    assert_close(w.reply[0], tick + 10e-6, 1e-9);
+    sim_at(&w.s, t_off + 1e-6, 0, on_arrive, &d);
+    assert_int_equal(sim_run(&w.s, INFINITY), SIM_RUN_EMPTY);
+    assert_int_equal(w.nreply, 2);
+    assert_int_equal(tf_redis_on_senders_core(&w.r, &w.s), 0);
+    assert_close(w.reply[1], t_off + 1e-6 + 10e-6, 1e-9);
+    world_fini(&w);
+    gsl_rng_free(g);
+    for (int q = 0; q <= 1; q++) {
+        world_init(&w, 1, 1, 2);
+        tf_redis_fini(&w.r);
+        w.p.redis_affine_share = q;
+        tf_redis_init(&w.r, &w.p, &w.host, NULL);
+        w.s.now = 12.3;
+        assert_int_equal(tf_redis_on_senders_core(&w.r, &w.s), q);
+        world_fini(&w);
+    }
+}
+
+/* Runs the events up to t and sets the clock to t (sim_run leaves it at
+ * the last event's time). */
+static void run_to(sim *s, double t)
+{
+    sim_run(s, t);
+    if (s->now < t)
+        s->now = t;
+}
+
+/* While the I/O threads run, spells last host.affine_period_threads on
+ * average: spells of 1 ms while they are stopped; the threads started by
+ * a cycle of 8 at 1 us and stopped by serverCron at 100 ms.  Sampled every
+ * 0.1 ms: with spells of 1,000 s while they run, no change in 2-99 ms;
+ * with spells of 1 ms then too, about 97 changes; both times about 300 in
+ * the 300 ms after (a few spells shorter than the step are not seen). */
+static void test_placement_holds(void **state)
+{
+    (void)state;
+    const double busy[2] = {1000, 0.001};
+    for (int k = 0; k < 2; k++) {
+        gsl_rng *g = sim_rng_new(7, 0, 1);
+        world w;
+        world_init(&w, 4, 1, 2);
+        tf_redis_fini(&w.r);
+        w.p.redis_affine_share = 0.5;
+        w.p.affine_period = 0.001;
+        w.p.affine_period_threads = busy[k];
+        tf_redis_init(&w.r, &w.p, &w.host, g);
+        cmd a[9];
+        burst(&w, a, 1, 0.0, 10e-6);
+        burst(&w, a + 1, 8, 1e-6, 10e-6);
+        run_to(&w.s, 0.002);
+        assert_true(w.r.active);
+        int last = tf_redis_on_senders_core(&w.r, &w.s), flips = 0;
+        for (double t = 0.0021; t < 0.099; t += 1e-4) {
+            run_to(&w.s, t);
+            int x = tf_redis_on_senders_core(&w.r, &w.s);
+            flips += x != last;
+            last = x;
+        }
+        if (k == 0)
+            assert_int_equal(flips, 0);
+        else
+            assert_in_range(flips, 70, 120);
+        run_to(&w.s, 0.1001);
+        assert_false(w.r.active);
+        last = tf_redis_on_senders_core(&w.r, &w.s);
+        flips = 0;
+        for (double t = 0.1002; t < 0.4; t += 1e-4) {
+            run_to(&w.s, t);
+            int x = tf_redis_on_senders_core(&w.r, &w.s);
+            flips += x != last;
+            last = x;
+        }
+        assert_in_range(flips, 220, 330);
+        world_fini(&w);
+        gsl_rng_free(g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,6 +458,8 @@ int main(void)
         cmocka_unit_test(test_waker),
         cmocka_unit_test(test_waker_slept),
         cmocka_unit_test(test_active_waker),
+        cmocka_unit_test(test_placement),
+        cmocka_unit_test(test_placement_holds),
     };
     return cmocka_run_group_tests_name("tf_redis", tests, NULL, NULL);
 }

@@ -19,6 +19,13 @@ expect_out "^episodes 1: median 3.0 ms, longest 3.0 ms, 0.200 of the window$" "r
 # 10 us (main) + 3 ms (io_thd_1) of the 4.47 ms
 expect_out "^runs of 8[+] cycles 2: 2 cycles, median 1.0 ms each, 0.298 of the window, 0.607 of the clients; Redis ran 0.68 cores in them$" "redis_wakeups: runs of 8+ cycles, the clients served and Redis's cores in them"
 expect_out "^wake_wait 0.0000$" "redis_wakeups: redis.wake_wait from the waits over 2 ms"
+# placement: Redis runs on CPU 0, then 1 (1.007002: the server's CPU, 5.5
+# ms), then 0 again (1.0125); the server stays on 1.  Of the 10 wake-ups
+# in the window, 2 (1.007, 1.011) are not onto the CPU Redis last ran on;
+# the 4 cycles while it shared the server's CPU are small, the two of 8+
+# came apart
+expect_out "^wakeups onto Redis's previous CPU: 8 of 10 [(]0.800[)]$" "redis_wakeups: wake-ups onto Redis's previous CPU"
+expect_out "^Redis on the server's CPU 0.367 of the window, 3 spells in and out, mean 5.0 ms; cycles of 8[+]: 0 of 4 while on it, 2 of 8 apart$" "redis_wakeups: Redis on the server's CPU (host.redis_affine_share, host.affine_period)"
 expect 2 "redis_wakeups: no such file" -- python3 scripts/redis_wakeups.py "$tmp/none.txt" --redis 100 --server 200
 expect_err "none.txt" "redis_wakeups names the file"
 expect 2 "redis_wakeups: another thread" -- python3 scripts/redis_wakeups.py $s --redis 7 --server 200
@@ -41,3 +48,31 @@ TRACE
 expect 0 "redis_wakeups, the other CPU busy" -- python3 scripts/redis_wakeups.py "$tmp/busy.txt" --redis 100 --server 200
 expect_out "^wakeups with every other CPU busy: 2, onto another CPU 1 [(]0.500[)]$" "redis_wakeups: wake-ups while the other CPU is busy"
 if grep -q "another CPU idle" "$tmp/out"; then bad "redis_wakeups: no wake-up of the busy trace finds a CPU idle"; else ok; fi
+# Redis, first seen running at 2.0011 on CPU 0, is woken at 2.002 onto CPU
+# 1, where the server runs: not onto its previous CPU (the wake-up at
+# 2.001, before it was seen running, is not counted); it shares the
+# server's CPU from 2.00201 to the window's end (2.002015), 5 us of 1.515 ms
+expect_out "^wakeups onto Redis's previous CPU: 0 of 1 [(]0.000[)]$" "redis_wakeups: a wake-up that moves Redis"
+expect_out "^Redis on the server's CPU 0.003 of the window, 2 spells in and out" "redis_wakeups: the spell on the server's CPU"
+# spells, by hand: the server on CPU 1; Redis on 0, moved to 1 at 3.002,
+# 0 at 3.006, 1 at 3.010, 0 at 3.012, 1 at 3.015 (the window 3.00001 to
+# 3.01601): on the server's CPU 4 + 2 + 1.01 of 16 ms; of the four whole
+# spells inside, the one from 3.006 saw an I/O thread run (3.007): the
+# quiet ones are 4 and 2 ms on the server's CPU and 3 ms apart
+cat >"$tmp/spells.txt" <<'TRACE'
+    x 0 [001] 3.000000: sched:sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=S ==> next_comm=python3 next_pid=200 next_prio=120
+    x 0 [000] 3.000001: sched:sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=S ==> next_comm=redis-server next_pid=100 next_prio=120
+    redis-server 100 [000] 3.000010: syscalls:sys_exit_epoll_wait: 0x1
+    x 100 [000] 3.000020: sched:sched_switch: prev_comm=redis-server prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+    x 0 [001] 3.002000: sched:sched_migrate_task: comm=redis-server pid=100 prio=120 orig_cpu=0 dest_cpu=1
+    x 0 [000] 3.006000: sched:sched_migrate_task: comm=redis-server pid=100 prio=120 orig_cpu=1 dest_cpu=0
+    x 0 [000] 3.007000: sched:sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=S ==> next_comm=io_thd_1 next_pid=300 next_prio=120
+    x 300 [000] 3.007500: sched:sched_switch: prev_comm=io_thd_1 prev_pid=300 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+    x 0 [001] 3.010000: sched:sched_migrate_task: comm=redis-server pid=100 prio=120 orig_cpu=0 dest_cpu=1
+    x 0 [000] 3.012000: sched:sched_migrate_task: comm=redis-server pid=100 prio=120 orig_cpu=1 dest_cpu=0
+    x 0 [001] 3.015000: sched:sched_migrate_task: comm=redis-server pid=100 prio=120 orig_cpu=0 dest_cpu=1
+    redis-server 100 [001] 3.016010: syscalls:sys_exit_epoll_wait: 0x1
+TRACE
+expect 0 "redis_wakeups, spells" -- python3 scripts/redis_wakeups.py "$tmp/spells.txt" --redis 100 --server 200
+expect_out "^Redis on the server's CPU 0.438 of the window, 6 spells in and out, mean 2.7 ms; cycles of 8[+]: 0 of 1 while on it, 0 of 1 apart$" "redis_wakeups: spells on and off the server's CPU"
+expect_out "^spells with the I/O threads quiet: on the server's CPU 2, mean 3.0 ms; apart 1, mean 3.0 ms [(]host.redis_affine_share 0.500, host.affine_period 3.0 ms[)]$" "redis_wakeups: the quiet spells give the share and the period"
