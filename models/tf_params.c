@@ -249,7 +249,8 @@ static const tf_param registry[] = {
     {{"host", "wake_affine", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
        "a statement sent while its loop keeps running and no host core is idle starts when "
        "the loop's burst ends (Linux wakes the backend on the waker's core); so does a "
-       "command that wakes Redis on the host (until the burst ends or the next tick)"},
+       "command that wakes Redis on the host (until the burst ends or the next tick) while "
+       "Redis sits on the sender's core (redis_affine_share)"},
      TF_BOOL(wake_affine),
      .source = "false: perf trace of live TigerFans on this VM (its server's wake-ups of Redis "
                "and the backends run at once); tfsim compare sets it for its driver, "

@@ -29,11 +29,11 @@
  *    last ran on, and the sender on its own; they are moved apart or
  *    together by the load balancer, which finds a core idle while the
  *    threads are stopped and none while they spin.  perf traces of the
- *    live driver, io-threads 4, webhooks at 4-32: 95-100% of Redis's and
- *    nearly all the driver's wake-ups on their previous cores; spells of
- *    7-21 ms while the threads were quiet, 100-550 ms while they ran;
+ *    live driver, io-threads 4, at 4-32: 95-100% of Redis's and
+ *    nearly all the driver's wake-ups on their previous cores; a run's
+ *    mean spell 6-19 ms while no thread ran, 158-449 ms while one did;
  *    nearly all cycles of 8 clients or more came while they shared a
- *    core.)
+ *    core: scripts/redis_wakeups.py.)
  *  - otherwise, threads off, with probability redis.wake_wait, the
  *    wake-up waits for the next tick whatever its sender does.  (TigerFans' server, traced
  *    live with perf on this VM, wakes Redis onto the other CPU 35-75% of
