@@ -281,29 +281,25 @@ static const tf_param registry[] = {
     {{"host", "rtt", SIM_CFG_DUR, "40us", 0, 1, NULL, "s", "network round trip (loopback)"},
      TF_DOUBLE(net_rtt), .source = "loopback round trip"},
     {{"host", "redis_affine_share", SIM_CFG_NUM, "1", 0, 1, NULL, "share",
-       "with wake_affine: share of the time Redis's main thread sits on its sender's core, "
-       "where a command waits for the sender's burst; the rest of the time it sits on another "
-       "core and runs at once (Linux wakes it on the core it last ran on, and its sender moves "
-       "between cores); spells on and off the sender's core alternate, exponential, "
-       "host.affine_period long on average; 1: always (redis-benchmark)"},
+       "with wake_affine: share of the time (counted on the host's idle cores) Redis's main "
+       "thread sits on its sender's core, where a command waits for the sender's burst; the "
+       "rest of the time it sits on another core and runs at once (Linux wakes it on the "
+       "core it last ran on; the load balancer moves it and its sender when a core idles); "
+       "spells on and off alternate, exponential, host.affine_period long on average; 1: "
+       "always (redis-benchmark)"},
      TF_DOUBLE(redis_affine_share),
      .source = "1: perf sched of redis-benchmark (1451 of Redis's 1458 switches on its CPU); "
-               "configs/live/pg_redis.ini sets the live driver's: 0.62 (perf traces at 4, six "
-               "runs, the spells while no I/O thread ran; scripts/redis_wakeups.py)"},
-    {{"host", "affine_period", SIM_CFG_DUR, "9.4ms", 1e-6, 100, NULL, "s",
-       "mean length of a spell of Redis on, or off, its sender's core (redis_affine_share) "
-       "while Redis's I/O threads are stopped (a core idles now and then, and Linux's load "
-       "balancer moves threads)"},
+               "configs/live/pg_redis.ini sets the live driver's, 0.68 (perf traces at 4, six "
+               "runs, 763 spells; scripts/redis_wakeups.py)"},
+    {{"host", "affine_period", SIM_CFG_DUR, "6.7ms", 1e-6, 100, NULL, "s",
+       "mean length of a spell of Redis on, or off, its sender's core (redis_affine_share), "
+       "in idle core-seconds of the host (of time when Redis has no host): the spells last "
+       "long while every core is busy, as when Redis's I/O threads spin"},
      TF_DOUBLE(affine_period),
-     .source = "perf traces of the live driver at 4, six runs (no I/O thread ran; "
-               "scripts/redis_wakeups.py): 757 spells, a run's mean 6.3-18.8 ms (9.4 ms)"},
-    {{"host", "affine_period_threads", SIM_CFG_DUR, "282ms", 1e-6, 100, NULL, "s",
-       "mean length of such a spell while Redis's I/O threads run (they keep every core "
-       "busy: the load balancer seldom moves a thread)"},
-     TF_DOUBLE(affine_period_threads),
-     .source = "perf traces of the live driver's webhooks at 8-32, io-threads 4, nine runs "
-               "(scripts/redis_wakeups.py): 88 spells in which a thread ran, a run's mean "
-               "158-449 ms (282 ms)"},
+     .source = "perf traces of the live driver at 4, io-threads 4, six runs "
+               "(scripts/redis_wakeups.py): 763 spells, 9.1 ms of idle CPU together and 4.3 "
+               "apart on average; at 8-32 (418 spells) 10.3 and 17.6 ms, while their wall "
+               "time ran from 7 to 341 ms"},
     {{"host", "sched_tick", SIM_CFG_DUR, "4ms", 1e-6, 1, NULL, "s",
        "the scheduler's tick, when CPU-bound threads take turns (Linux CONFIG_HZ=250 on the "
        "measured VM: 4 ms; perf sched showed spinning threads running 4.0 ms each)"},

@@ -142,8 +142,7 @@ typedef struct tf_params {
     int redis_wake_preempt;      /* the woken main thread takes a spinning thread's core at once */
     double redis_cores;          /* cores' worth of CPU Redis's threads get on the host (0: the host's) */
     double redis_affine_share;   /* with wake_affine: share of time Redis sits on its sender's core */
-    double affine_period;        /* mean spell on (or off) the sender's core, threads stopped, s */
-    double affine_period_threads; /* the same while Redis's I/O threads run, s */
+    double affine_period;        /* mean spell on (or off) the sender's core, idle core-seconds */
 
     /* TigerBeetle */
     sim_dist tb_base;            /* batch latency independent of size */

@@ -82,17 +82,35 @@ void tf_redis_host_wake(tf_redis *r, sim *s)
 
 /* ---- the I/O threads on and off ---- */
 
-/* Draws a spell of placement state `on` (quiet time, s). */
+/* Draws a spell of placement state `on` (idle core-seconds). */
 static double spell(tf_redis *r, int on)
 {
     const double q = r->p->redis_affine_share;
     return gsl_ran_exponential(r->rng, 2 * r->p->affine_period * (on ? q : 1 - q));
 }
 
-/* Moves the placement's clock to s->now: the time since the last move
- * counts in full while the I/O threads were stopped, and at the rate
- * affine_period / affine_period_threads while they ran (callers move it
- * before every start and stop). */
+/* The host's idle core-seconds since the placement's clock last moved
+ * (its cores times the time, less the busy cores' area; across a reset
+ * of the host's statistics, only the time since the reset); the time
+ * itself when Redis has no host. */
+static double idle_since(tf_redis *r, sim *s)
+{
+    if (!r->cpu)
+        return s->now - r->place_t;
+    const sim_tavg *b = &r->cpu->nbusy;
+    const double area = sim_tavg_area(b, s->now);
+    double from = r->place_t, busy = area - r->place_area;
+    if (b->t0 > r->place_t) {
+        from = b->t0;
+        busy = area;
+    }
+    r->place_area = area;
+    const double idle = r->cpu->cores * (s->now - from) - busy;
+    return idle > 0 ? idle : 0;
+}
+
+/* Moves the placement's clock to s->now: it runs on the host's idle
+ * cores (Linux's load balancer moves threads when a core goes idle). */
 static void place_advance(tf_redis *r, sim *s)
 {
     const double q = r->p->redis_affine_share;
@@ -102,10 +120,9 @@ static void place_advance(tf_redis *r, sim *s)
         r->place_drawn = 1;
         r->on_sender = gsl_rng_uniform(r->rng) < q;
         r->place_left = spell(r, r->on_sender);
+        r->place_area = r->cpu ? sim_tavg_area(&r->cpu->nbusy, s->now) : 0;
     } else {
-        double dt = s->now - r->place_t;
-        if (r->active)
-            dt *= r->p->affine_period / r->p->affine_period_threads;
+        double dt = idle_since(r, s);
         while (dt >= r->place_left) {
             dt -= r->place_left;
             r->on_sender = !r->on_sender;
@@ -140,7 +157,6 @@ static void arm_cron(tf_redis *r, sim *s)
 static void threads_start(tf_redis *r, sim *s)
 {
     assert(!r->active);
-    place_advance(r, s);
     r->active = 1;
     sim_tavg_set(&r->threads_on, s->now, 1);
     for (int j = 1; j < r->n_io; j++)
@@ -151,7 +167,6 @@ static void threads_start(tf_redis *r, sim *s)
 static void threads_stop(tf_redis *r, sim *s)
 {
     assert(r->active);
-    place_advance(r, s);
     r->active = 0;
     sim_tavg_set(&r->threads_on, s->now, 0);
     for (int j = 1; j < r->n_io; j++)

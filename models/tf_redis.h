@@ -22,18 +22,18 @@
  *    sibling to move it to; perf sched showed redis-benchmark and
  *    redis-server taking turns on one CPU: configs/redis/benchmark.ini
  *    sets it.)
- *    Only while the main thread sits on the sender's core: a share
- *    host.redis_affine_share of the time, in spells host.affine_period
- *    long on average, counted while the I/O threads are stopped; while
- *    they run, Redis stays where it is.  (Linux wakes Redis on the core it
- *    last ran on, and the sender on its own; they are moved apart or
- *    together by the load balancer, which finds a core idle while the
- *    threads are stopped and none while they spin.  perf traces of the
- *    live driver, io-threads 4, at 4-32: 95-100% of Redis's and
- *    nearly all the driver's wake-ups on their previous cores; a run's
- *    mean spell 6-19 ms while no thread ran, 158-449 ms while one did;
- *    nearly all cycles of 8 clients or more came while they shared a
- *    core: scripts/redis_wakeups.py.)
+ *    Only while the main thread sits on the sender's core: spells on
+ *    and off it alternate, host.affine_period of the host's idle
+ *    core-seconds long on average, a share host.redis_affine_share of
+ *    them on it.  (Linux wakes Redis on the core it last ran on, and the
+ *    sender on its own; the load balancer moves them together or apart
+ *    when a core goes idle.  perf traces of the live driver, io-threads
+ *    4, at 4-32: 95-100% of Redis's and nearly all the driver's wake-ups
+ *    on their previous cores; spells of 7-340 ms of wall time, but 9-13
+ *    ms (together) and 4-25 ms (apart) of idle CPU at every
+ *    concurrency: while the I/O threads spin no core idles, and Redis
+ *    stays where it is; nearly all cycles of 8 clients or more came
+ *    while the two shared a core: scripts/redis_wakeups.py.)
  *  - otherwise, threads off, with probability redis.wake_wait, the
  *    wake-up waits for the next tick whatever its sender does.  (TigerFans' server, traced
  *    live with perf on this VM, wakes Redis onto the other CPU 35-75% of
@@ -136,8 +136,9 @@ typedef struct tf_redis {
     gsl_rng *rng;              /* draws redis.wake_wait and the placement (borrowed) */
     int on_sender;             /* placement: on the sender's core (host.redis_affine_share) */
     int place_drawn;           /* the first spell is drawn */
-    double place_left;         /* quiet time left in the current spell, s */
+    double place_left;         /* idle core-seconds left in the current spell */
     double place_t;            /* when the placement's clock was last moved */
+    double place_area;         /* the host's busy-core area then (cpu->nbusy) */
     uint64_t stack_seq;        /* its release event (tick, or the loop's sleep) */
     int releasing;             /* the loop sleeps: released half a round trip later */
     const void *slept;         /* the loop that last went to sleep (tf_redis_waker_idle) */
@@ -170,10 +171,10 @@ void tf_redis_waker_idle(tf_redis *r, sim *s, const void *waker);
 /* Does the main thread sit on its sender's core now (host.wake_affine,
  * host.redis_affine_share)?  Spells on and off it alternate, each
  * exponential with means 2 x host.affine_period x share and 2 x period x
- * (1 - share) of the time the I/O threads are stopped (while they run
- * the placement holds), the first drawn at the first call from the
- * stationary share; advances them to s->now (draws from r->rng; none for
- * a share of 0 or 1).  0 without wake_affine. */
+ * (1 - share) of the host's idle core-seconds (of time when Redis has no
+ * host), the first drawn at the first call from the share; advances them
+ * to s->now (draws from r->rng; none for a share of 0 or 1).  0 without
+ * wake_affine. */
 int tf_redis_on_senders_core(tf_redis *r, sim *s);
 
 /* Share of time the main thread was busy (in service or in a threaded

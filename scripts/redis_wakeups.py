@@ -43,10 +43,10 @@ its last event-loop cycle with a ready client.  Printed:
               ran), the spells in and out and
               their mean length (host.redis_affine_share,
               host.affine_period), and the cycles with 8 or more ready
-              clients in each; then the whole spells in which no I/O
-              thread ran: their number and mean length on and off the
-              server's CPU, and the share and period they give; and the
-              whole spells in which one ran: their mean length
+              clients in each; then the spells on the clock of idle
+              CPUs (the idle task running): the idle CPU time in each
+              state over the spells that ended in it, and the share and
+              period they give
 Exit status 2 when the file cannot be read or holds no cycle of Redis.
 """
 import argparse
@@ -147,13 +147,18 @@ def main():
     where, ran, prev_ok, prev_n = {}, {}, 0, 0
     shared, state, t_last = 0.0, None, None
     bounds = []  # (state, start) of each spell from t0 on
+    # the placement's clock: idle CPU time (the idle task on a CPU) in
+    # each state, and the spells that ended in it
+    running_on, idle_cpu, ended = {}, {True: 0.0, False: 0.0}, {True: 0, False: 0}
     big = {True: [0, 0], False: [0, 0]}
     for t, tid, c, e, tr in ev:
         if state is not None and t >= t0 and t_last is not None and t_last <= t1:
             if not bounds:
                 bounds.append((state, t0))
+            dt = min(t, t1) - max(t_last, t0)
             if state:
-                shared += min(t, t1) - max(t_last, t0)
+                shared += dt
+            idle_cpu[state] += dt * sum(1 for p in running_on.values() if p == 0)
         if state is not None and t0 <= t <= t1 and tid == a.redis and e.endswith('epoll_wait') \
                 and tr.split() and re.fullmatch(r'0x[0-9a-f]+', tr.split()[-1]):
             n = int(tr.split()[-1], 16)
@@ -164,6 +169,7 @@ def main():
         if e == 'sched:sched_switch':
             m = re.search(r'prev_pid=(\d+) .*next_pid=(\d+)', tr)
             if m:
+                running_on[c] = int(m.group(2))
                 for pid in (int(m.group(1)), int(m.group(2))):
                     if pid in (a.redis, a.server):
                         where[pid] = ran[pid] = c
@@ -184,6 +190,8 @@ def main():
                 if bounds and bounds[-1][1] == t:
                     bounds.pop()
                 bounds.append((now, t))
+                if state is not None:
+                    ended[state] += 1
             state = now
     spells = len(bounds)
     print(f'window {t1 - t0:.3f} s')
@@ -237,29 +245,15 @@ def main():
         print(f'Redis on the server\'s CPU {shared / (t1 - t0):.3f} of the window, {spells} spells '
               f'in and out, mean {1e3 * (t1 - t0) / spells:.1f} ms; cycles of 8+: '
               f'{big[True][1]} of {big[True][0]} while on it, {big[False][1]} of {big[False][0]} apart')
-        # the spells no I/O thread ran in (the whole spells between two
-        # changes; the model's placement moves only while the threads are
-        # stopped): their lengths on and off the server's CPU
-        io_runs = sorted(x for x, y in iv)
-        quiet, busy = {True: [], False: []}, []
-        for i in range(1, len(bounds) - 1):
-            st, a0 = bounds[i]
-            b0 = bounds[i + 1][1]
-            k = bisect.bisect_left(io_runs, a0)
-            if k == len(io_runs) or io_runs[k] > b0:
-                quiet[st].append(b0 - a0)
-            else:
-                busy.append(b0 - a0)
-        if quiet[True] and quiet[False]:
-            on = sum(quiet[True]) / len(quiet[True])
-            off = sum(quiet[False]) / len(quiet[False])
-            print(f'spells with the I/O threads quiet: on the server\'s CPU {len(quiet[True])}, '
-                  f'mean {1e3 * on:.1f} ms; apart {len(quiet[False])}, mean {1e3 * off:.1f} ms '
+        # the spells on the clock of idle CPUs (the model's): idle CPU
+        # time in each state over the spells that ended in it
+        if ended[True] and ended[False]:
+            on, off = idle_cpu[True] / ended[True], idle_cpu[False] / ended[False]
+            print(f'spells on the idle CPUs\' clock: on the server\'s CPU {ended[True]} ended, '
+                  f'{1e3 * idle_cpu[True]:.1f} ms of idle CPU (mean {1e3 * on:.2f} ms); apart '
+                  f'{ended[False]} ended, {1e3 * idle_cpu[False]:.1f} ms (mean {1e3 * off:.2f} ms) '
                   f'(host.redis_affine_share {on / (on + off):.3f}, host.affine_period '
-                  f'{1e3 * (on + off) / 2:.1f} ms)')
-        if busy:
-            print(f'spells with an I/O thread running: {len(busy)}, mean '
-                  f'{1e3 * sum(busy) / len(busy):.1f} ms (host.affine_period_threads)')
+                  f'{1e3 * (on + off) / 2:.2f} ms)')
     return 0
 
 

@@ -70,15 +70,15 @@ t4=$(lval phase webhook throughput) w4=$(lval run totals redis_threaded_writes)
 if awk -v a="$t8" -v b="$w8" -v c="$t4" -v d="$w4" 'BEGIN { exit !(b > 0.7 && a < 300 && d == 0 && c > 1000) }'; then ok
 else bad "live config: the webhook's cliff at 8 (8: $t8/s, threaded $w8; 4: $t4/s, threaded $w4)"; fi
 # The driver's placement as the shipped config has it (Redis on the
-# driver's core host.redis_affine_share of the time, in spells held while
-# the I/O threads run; docs/redis-io-threads.md, "Where Redis sits"), with
+# driver's core host.redis_affine_share of the time, in spells counted on
+# the host's idle cores; docs/redis-io-threads.md, "Where Redis sits"), with
 # the parameters `tfsim compare` measured on 2026-12-06 at 08:06 (io-threads
 # 4): apart, a wave's GETs wake Redis one by one and fewer cycles reach 8,
 # so the webhook at 8 lies between the cliff (always on the driver's core:
 # 200/s, half the replies threaded) and none (never: 1,244/s); 2,000
-# requests, 4 replications: 240/s, 0.40 threaded.  (With the calibration
+# requests, 4 replications: 297/s, 0.30 threaded.  (With the calibration
 # above the threads, once started, never stop at 8, and the placement
-# changes nothing.)
+# changes little: 127/s.)
 cat >"$tmp/live8b.ini" <<INI
 include = $PWD/configs/live/pg_redis.ini
 [postgres]

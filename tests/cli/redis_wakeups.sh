@@ -54,11 +54,12 @@ if grep -q "another CPU idle" "$tmp/out"; then bad "redis_wakeups: no wake-up of
 # server's CPU from 2.00201 to the window's end (2.002015), 5 us of 1.515 ms
 expect_out "^wakeups onto Redis's previous CPU: 0 of 1 [(]0.000[)]$" "redis_wakeups: a wake-up that moves Redis"
 expect_out "^Redis on the server's CPU 0.003 of the window, 2 spells in and out" "redis_wakeups: the spell on the server's CPU"
-# spells, by hand: the server on CPU 1; Redis on 0, moved to 1 at 3.002,
-# 0 at 3.006, 1 at 3.010, 0 at 3.012, 1 at 3.015 (the window 3.00001 to
-# 3.01601): on the server's CPU 4 + 2 + 1.01 of 16 ms; of the four whole
-# spells inside, the one from 3.006 saw an I/O thread run (3.007): the
-# quiet ones are 4 and 2 ms on the server's CPU and 3 ms apart
+# spells, by hand: the server runs on CPU 1 throughout; Redis sits on 0,
+# moved to 1 at 3.002, 0 at 3.006, 1 at 3.010, 0 at 3.012, 1 at 3.015 (the
+# window 3.00001 to 3.01601): on the server's CPU 4 + 2 + 1.01 of 16 ms.
+# CPU 0 idles from 3.00002 but for an I/O thread's run (3.007-3.0075): idle
+# CPU time on the server's CPU 4 + 2 + 1.01 ms over the 2 spells that
+# ended there, apart 1.98 + 3.5 + 3 ms over 3
 cat >"$tmp/spells.txt" <<'TRACE'
     x 0 [001] 3.000000: sched:sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=S ==> next_comm=python3 next_pid=200 next_prio=120
     x 0 [000] 3.000001: sched:sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=S ==> next_comm=redis-server next_pid=100 next_prio=120
@@ -75,4 +76,4 @@ cat >"$tmp/spells.txt" <<'TRACE'
 TRACE
 expect 0 "redis_wakeups, spells" -- python3 scripts/redis_wakeups.py "$tmp/spells.txt" --redis 100 --server 200
 expect_out "^Redis on the server's CPU 0.438 of the window, 6 spells in and out, mean 2.7 ms; cycles of 8[+]: 0 of 1 while on it, 0 of 1 apart$" "redis_wakeups: spells on and off the server's CPU"
-expect_out "^spells with the I/O threads quiet: on the server's CPU 2, mean 3.0 ms; apart 1, mean 3.0 ms [(]host.redis_affine_share 0.500, host.affine_period 3.0 ms[)]$" "redis_wakeups: the quiet spells give the share and the period"
+expect_out "^spells on the idle CPUs' clock: on the server's CPU 2 ended, 7.0 ms of idle CPU [(]mean 3.51 ms[)]; apart 3 ended, 8.5 ms [(]mean 2.83 ms[)] [(]host.redis_affine_share 0.554, host.affine_period 3.17 ms[)]$" "redis_wakeups: the spells on the idle CPUs' clock give the share and the period"
