@@ -80,7 +80,7 @@ void tf_redis_host_wake(tf_redis *r, sim *s)
         sim_hogs_preempt(&r->hogs, s);
 }
 
-/* ---- the I/O threads on and off ---- */
+/* ---- placement: on the sender's core or not ---- */
 
 /* Draws a spell of placement state `on` (idle core-seconds). */
 static double spell(tf_redis *r, int on)
@@ -100,7 +100,7 @@ static double idle_since(tf_redis *r, sim *s)
     const sim_tavg *b = &r->cpu->nbusy;
     const double area = sim_tavg_area(b, s->now);
     double from = r->place_t, busy = area - r->place_area;
-    if (b->t0 > r->place_t) {
+    if (b->t0 >= r->place_t) {
         from = b->t0;
         busy = area;
     }
@@ -143,6 +143,8 @@ int tf_redis_on_senders_core(tf_redis *r, sim *s)
     place_advance(r, s);
     return r->on_sender;
 }
+
+/* ---- the I/O threads on and off ---- */
 
 static void on_cron(sim *s, void *obj);
 

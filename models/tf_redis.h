@@ -29,11 +29,11 @@
  *    sender on its own; the load balancer moves them together or apart
  *    when a core goes idle.  perf traces of the live driver, io-threads
  *    4, at 4-32: 95-100% of Redis's and nearly all the driver's wake-ups
- *    on their previous cores; spells of 7-340 ms of wall time, but 9-13
- *    ms (together) and 4-25 ms (apart) of idle CPU at every
- *    concurrency: while the I/O threads spin no core idles, and Redis
- *    stays where it is; nearly all cycles of 8 clients or more came
- *    while the two shared a core: scripts/redis_wakeups.py.)
+ *    on their previous cores; spells of 7-340 ms of wall time, but on
+ *    average 9.1 ms (at 4) and 10.3 ms (at 8-32) of idle CPU together,
+ *    4.3 and 17.6 ms apart: while the I/O threads spin no core idles,
+ *    and Redis stays where it is; nearly all cycles of 8 clients or more
+ *    came while the two shared a core: scripts/redis_wakeups.py.)
  *  - otherwise, threads off, with probability redis.wake_wait, the
  *    wake-up waits for the next tick whatever its sender does.  (TigerFans' server, traced
  *    live with perf on this VM, wakes Redis onto the other CPU 35-75% of

@@ -44,9 +44,10 @@ expect 0 "a scenario with the fitted fragment" -- "$TFSIM" run "$tmp/io4-scen.in
 # compare learns the server's setting; with 16 webhooks per wave the model's
 # threads start and the webhooks slow down, as the live ones do.  Redis
 # stays on the driver's core here (host.redis_affine_share = 1): the
-# config's spells off it (213 ms on average) outlast these 64-request
-# phases, so two replications would show the cliff or not by lot
-# (tests/cli/live_model.sh checks the placement).
+# config's spells on and off it are counted on idle cores, so once the
+# threads spin they outlast these 64-request phases, and two replications
+# would show the cliff or not by lot (tests/cli/live_model.sh checks the
+# placement).
 for rio_srv in default io4; do
     rio_sock=$TFSIM_REDIS_SOCKET
     [ "$rio_srv" = io4 ] && rio_sock=$TFSIM_REDIS_IO4_SOCKET
