@@ -37,16 +37,15 @@ its last event-loop cycle with a ready client.  Printed:
   wake_wait   twice the share of waits over 2 ms: tfsim's redis.wake_wait,
               whose waits last to the next 4 ms tick (half of them over 2 ms)
   placement   where Redis sits: the share of its wake-ups by the server
-              onto the CPU it last ran on; the share of the window it
-              sat on the server's CPU (each one's CPU: where it last ran,
-              or where a migration put it; the previous CPU: where it last
-              ran), the spells in and out and
-              their mean length (host.redis_affine_share,
-              host.affine_period), and the cycles with 8 or more ready
-              clients in each; then the spells on the clock of idle
-              CPUs (the idle task running): the idle CPU time in each
-              state over the spells that ended in it, and the share and
-              period they give
+              onto the CPU it last ran on (its previous CPU); the share
+              of the window it sat on the server's CPU (each one's CPU:
+              where it last ran, or where a migration put it), the
+              spells in and out and their mean length in time, and the
+              cycles with 8 or more ready clients in each; then the
+              spells on the clock of idle CPUs (the idle task running):
+              the idle CPU time in each state over the spells that ended
+              in it, and the share and mean they give
+              (host.redis_affine_share, host.affine_period)
 Exit status 2 when the file cannot be read or holds no cycle of Redis.
 """
 import argparse
