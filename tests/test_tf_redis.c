@@ -327,9 +327,10 @@ static void test_active_waker(void **state)
  * average, on a host of 2 idle cores (0.1 s of time): sampled every
  * millisecond over 4,000 s (40,000 spells; fixed seed), the main thread
  * sits on its sender's core 0.70 +- 0.01 of the time and a spell lasts
- * 0.1 s +- 4%; a command sent by a busy loop while it does not runs at
- * once, while it does it waits for the loop (the tick at 4 ms after the
- * spell's start).  Shares 0 and 1 draw nothing (no generator). */
+ * 0.1 s +- 4%; a command sent by a busy loop that never sleeps waits,
+ * while Redis sits on its core, for the next 4 ms tick, and runs at once
+ * in the spell after, apart.  Shares 0 and 1 draw nothing (no
+ * generator). */
 static void test_placement(void **state)
 {
     (void)state;
