@@ -79,8 +79,8 @@ else bad "live config: the webhook's cliff at 8 (8: $t8/s, threaded $w8; 4: $t4/
 # the parameters `tfsim compare` measured on 2026-12-06 at 08:06 (io-threads
 # 4): apart, a wave's GETs wake Redis one by one and fewer cycles reach 8,
 # so the webhook at 8 lies between the cliff (always on the driver's core:
-# 200/s, half the replies threaded) and none (never: 1,244/s); 2,000
-# requests, 4 replications: 297/s, 0.30 threaded.  (With the calibration
+# 200/s, half the replies threaded) and none (never: 1,204/s); 2,000
+# requests, 4 replications: 296/s, 0.30 threaded.  (With the calibration
 # above the threads, once started, never stop at 8, and the placement
 # changes little: 127/s.)
 cat >"$tmp/live8b.ini" <<INI
