@@ -110,15 +110,13 @@ static double idle_since(tf_redis *r, sim *s)
 }
 
 /* Moves the placement's clock to s->now: it runs on the host's idle
- * cores (Linux's load balancer moves threads when a core goes idle). */
+ * cores (Linux's load balancer moves threads when a core goes idle).
+ * Only for a share strictly between 0 and 1 (tf_redis_on_senders_core). */
 static void place_advance(tf_redis *r, sim *s)
 {
-    const double q = r->p->redis_affine_share;
-    if (!r->p->wake_affine || q <= 0 || q >= 1)
-        return;
     if (!r->place_drawn) {
         r->place_drawn = 1;
-        r->on_sender = gsl_rng_uniform(r->rng) < q;
+        r->on_sender = gsl_rng_uniform(r->rng) < r->p->redis_affine_share;
         r->place_left = spell(r, r->on_sender);
         r->place_area = r->cpu ? sim_tavg_area(&r->cpu->nbusy, s->now) : 0;
     } else {

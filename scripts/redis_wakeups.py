@@ -112,23 +112,57 @@ def main():
     def in_episode(t):
         i = bisect.bisect_right(starts, t) - 1
         return i >= 0 and t <= eps[i][1] + 0.001
-    # wake-ups of Redis by the server
+    # one pass over the events:
+    # - Redis's wake-ups by the server: onto its CPU or another, and the
+    #   wait to running; split by whether a CPU besides the waker's was
+    #   idle or none was: [onto the waker's CPU, onto another];
+    # - placement: each thread's CPU (where it last ran, or where a
+    #   migration put it); Redis's wake-ups onto its previous CPU; the
+    #   time it shared the server's CPU, its spells in and out, and the
+    #   cycles of 8+ in and out of it; the placement's clock: idle CPU
+    #   time (the idle task on a CPU) in each state, and the spells that
+    #   ended in it
     on_cpu, woken = {}, None
     same, other, outside = [], [], []
-    # wake-ups while a CPU besides the waker's was idle / while none was:
-    # [onto the waker's CPU, onto another]
     split = {True: [0, 0], False: [0, 0]}
+    where, ran, prev_ok, prev_n = {}, {}, 0, 0
+    shared, state, t_last = 0.0, None, None
+    spells, spell_t = 0, None  # spells from t0 on; when the current one began
+    idle_cpu, ended = {True: 0.0, False: 0.0}, {True: 0, False: 0}
+    big = {True: [0, 0], False: [0, 0]}
     for t, tid, c, e, tr in ev:
+        if state is not None and t >= t0 and t_last is not None and t_last <= t1:
+            if not spells:
+                spells, spell_t = 1, t0
+            dt = min(t, t1) - max(t_last, t0)
+            if state:
+                shared += dt
+            idle_cpu[state] += dt * sum(1 for p in on_cpu.values() if p == 0)
+        if state is not None and t0 <= t <= t1 and tid == a.redis and e.endswith('epoll_wait') \
+                and tr.split() and re.fullmatch(r'0x[0-9a-f]+', tr.split()[-1]):
+            n = int(tr.split()[-1], 16)
+            if n > 0:
+                big[state][0] += 1
+                big[state][1] += n >= 8
+        t_last = t
         if e == 'sched:sched_switch':
-            m = re.search(r'next_pid=(\d+) ', tr + ' ')
+            m = re.search(r'prev_pid=(\d+) .*next_pid=(\d+)', tr)
             if m:
-                on_cpu[c] = int(m.group(1))
-                if woken and int(m.group(1)) == a.redis:
+                nxt = int(m.group(2))
+                on_cpu[c] = nxt
+                if woken and nxt == a.redis:
                     tw, here = woken
                     (same if here else other).append(t - tw)
                     if not in_episode(tw):
                         outside.append(t - tw)
                     woken = None
+                for pid in (int(m.group(1)), nxt):
+                    if pid in (a.redis, a.server):
+                        where[pid] = ran[pid] = c
+        elif e == 'sched:sched_migrate_task':
+            m = re.search(r' pid=(\d+) .*dest_cpu=(\d+)', ' ' + tr)
+            if m and int(m.group(1)) in (a.redis, a.server):
+                where[int(m.group(1))] = int(m.group(2))
         elif e == 'sched:sched_wakeup' and t0 <= t <= t1 and tid == a.server:
             m = re.search(r' pid=(\d+) .*target_cpu=(\d+)', ' ' + tr)
             if m and int(m.group(1)) == a.redis:
@@ -140,59 +174,20 @@ def main():
                 if home:
                     idle = any(p == 0 for k, p in on_cpu.items() if k != home[0])
                     split[idle][0 if woken[1] else 1] += 1
-    # placement: each thread's CPU (where it last ran, or where a
-    # migration put it); Redis's wake-ups onto its previous CPU; the time
-    # it shared the server's CPU and the cycles of 8+ in and out of it
-    where, ran, prev_ok, prev_n = {}, {}, 0, 0
-    shared, state, t_last = 0.0, None, None
-    bounds = []  # (state, start) of each spell from t0 on
-    # the placement's clock: idle CPU time (the idle task on a CPU) in
-    # each state, and the spells that ended in it
-    running_on, idle_cpu, ended = {}, {True: 0.0, False: 0.0}, {True: 0, False: 0}
-    big = {True: [0, 0], False: [0, 0]}
-    for t, tid, c, e, tr in ev:
-        if state is not None and t >= t0 and t_last is not None and t_last <= t1:
-            if not bounds:
-                bounds.append((state, t0))
-            dt = min(t, t1) - max(t_last, t0)
-            if state:
-                shared += dt
-            idle_cpu[state] += dt * sum(1 for p in running_on.values() if p == 0)
-        if state is not None and t0 <= t <= t1 and tid == a.redis and e.endswith('epoll_wait') \
-                and tr.split() and re.fullmatch(r'0x[0-9a-f]+', tr.split()[-1]):
-            n = int(tr.split()[-1], 16)
-            if n > 0:
-                big[state][0] += 1
-                big[state][1] += n >= 8
-        t_last = t
-        if e == 'sched:sched_switch':
-            m = re.search(r'prev_pid=(\d+) .*next_pid=(\d+)', tr)
-            if m:
-                running_on[c] = int(m.group(2))
-                for pid in (int(m.group(1)), int(m.group(2))):
-                    if pid in (a.redis, a.server):
-                        where[pid] = ran[pid] = c
-        elif e == 'sched:sched_migrate_task':
-            m = re.search(r' pid=(\d+) .*dest_cpu=(\d+)', ' ' + tr)
-            if m and int(m.group(1)) in (a.redis, a.server):
-                where[int(m.group(1))] = int(m.group(2))
-        elif e == 'sched:sched_wakeup' and t0 <= t <= t1 and tid == a.server:
-            m = re.search(r' pid=(\d+) .*target_cpu=(\d+)', ' ' + tr)
-            if m and int(m.group(1)) == a.redis and a.redis in ran:
-                prev_n += 1
-                prev_ok += int(m.group(2)) == ran[a.redis]
+                if a.redis in ran:
+                    prev_n += 1
+                    prev_ok += int(m.group(2)) == ran[a.redis]
         if a.redis in where and a.server in where:
             now = where[a.redis] == where[a.server]
             if now != state and t0 <= t <= t1:
-                if not bounds and state is not None:
-                    bounds.append((state, t0))
-                if bounds and bounds[-1][1] == t:
-                    bounds.pop()
-                bounds.append((now, t))
+                if not spells and state is not None:
+                    spells, spell_t = 1, t0
+                if not (spells and spell_t == t):  # a spell of no length is replaced
+                    spells += 1
+                spell_t = t
                 if state is not None:
                     ended[state] += 1
             state = now
-    spells = len(bounds)
     print(f'window {t1 - t0:.3f} s')
     print(f'cycles {len(sizes)}: 1 client {sizes.count(1)}, 2-7 '
           f'{sum(1 for n in sizes if 2 <= n <= 7)}, 8 or more {sum(1 for n in sizes if n >= 8)}')
