@@ -66,7 +66,10 @@ const char cmd_compare_usage[] =
     "                     every core busy (postgres.busy_cost); its WAL flushes,\n"
     "                     against concurrency 1's (pg_stat_wal, with the server's\n"
     "                     track_wal_io_timing = on), price the wait of a flush\n"
-    "                     per thread waiting for a core (postgres.flush_wait);\n"
+    "                     per thread waiting for a core (postgres.flush_wait),\n"
+    "                     both read over the phases in which Redis's I/O threads\n"
+    "                     wrote nothing (where they spin, a flush waits for\n"
+    "                     their time slice instead);\n"
     "                     default: the live run of the largest concurrency\n"
     "  --cores N|auto     host.cores simulated: N, or auto (default): the online\n"
     "                     CPUs minus the cores other processes used during that\n"
@@ -131,7 +134,8 @@ static void print_calibration(FILE *f, const val_compare *c)
                 k->o_rt * 1e6, k->wake * 1e6, k->pg_stmt_1 * 1e6, k->pg_stmt_n * 1e6, k->pg_alone_1,
                 k->pg_alone_n, k->pg_wake * 1e6, k->pg_busy * 100);
     if (k->loaded_at > 0 && isfinite(k->flush_1) && isfinite(k->flush_n))
-        fprintf(f, "WAL flush %.0f vs %.0f us at %.2f vs %.2f threads waiting for a CPU: +%.0f us per waiting thread\n",
+        fprintf(f, "WAL flush %.0f vs %.0f us at %.2f vs %.2f threads waiting for a CPU (phases without Redis's "
+                   "threaded writes): +%.0f us per waiting thread\n",
                 k->flush_1 * 1e6, k->flush_n * 1e6, k->wait_1, k->wait_n, k->flush_wait * 1e6);
     else if (k->loaded_at > 0)
         fprintf(f, "WAL flush times unknown (pg_stat_wal, PostgreSQL 14 or later, with the server's "

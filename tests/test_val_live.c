@@ -74,11 +74,20 @@ typedef struct fake {
     /* every hold inserted, by order number, and the holds later posted */
     long long made[2048][2];
     long bad_posts, posts, orders_with_holds;
+    int ends[TF_NPHASES];        /* phase_end calls per phase */
+    long calls_at_end[TF_NPHASES]; /* ncalls when each came */
 } fake;
 
 static double f_now(void *ctx) { return ((fake *)ctx)->t; }
 
 static void f_spin(void *ctx, double s) { ((fake *)ctx)->t += s; }
+
+static void f_phase_end(void *ctx, int phase)
+{
+    fake *f = ctx;
+    f->ends[phase]++;
+    f->calls_at_end[phase] = f->ncalls;
+}
 
 static int f_start(void *ctx, const val_live_call *c, unsigned tag, sim_err *err)
 {
@@ -173,7 +182,7 @@ static void fake_init(fake *f, double pg_lat, double redis_lat)
 static int live(const tf_params *p, fake *f, double scale, double per_step, val_live_out *out,
                 sim_err *err)
 {
-    val_live_io io = {f, f_now, f_spin, f_start, f_wait};
+    val_live_io io = {f, f_now, f_spin, f_start, f_wait, f_phase_end};
     val_live_opts o;
     val_live_opts_init(&o);
     o.cpu_scale = scale;
@@ -289,6 +298,9 @@ static void test_one_request_by_hand(void **state)
     assert_rel(o.kind_mean[TF_K_HOLD], per - (0.4e-3 * 0.6 + 0.5e-3) - (0.4e-3 * 0.4 + 0.5e-3), 1e-9);
     assert_close(o.kind_n[TF_K_HOLD], 10, 0);
     assert_rel(o.spin, 10 * cpu, 1e-9);
+    /* the phase run, and only it, marked once */
+    assert_int_equal(f.ends[TF_RESERVE], 1);
+    assert_int_equal(f.ends[TF_CHECKOUT] + f.ends[TF_WEBHOOK] + f.ends[TF_COMMIT], 0);
     assert_close(o.calls, 110, 0);
     assert_close(o.call[VAL_LIVE_PG0 + TF_Q_SUM].n, 40, 0);
     assert_close(o.commit_after_sums.n, 10, 0);
@@ -412,11 +424,17 @@ static void test_failure_keeps_what_was_measured(void **state)
     assert_true(o.phase[TF_WEBHOOK].ok < 10);
     assert_int_equal(o.phase_ran[TF_RESERVE], 0);
     assert_true(isnan(o.phase[TF_RESERVE].throughput));
+    /* the backend marked the complete phase only, after its last call */
+    assert_int_equal(f.ends[TF_CHECKOUT], 1);
+    assert_true(f.calls_at_end[TF_CHECKOUT] > 0 && f.calls_at_end[TF_CHECKOUT] < f.ncalls);
+    assert_int_equal(f.ends[TF_WEBHOOK] + f.ends[TF_RESERVE] + f.ends[TF_COMMIT], 0);
+    /* a backend without the servers' counters reports none per phase */
+    assert_true(isnan(o.ph_flushes[TF_CHECKOUT]) && isnan(o.ph_wait[TF_CHECKOUT]));
 
     /* the stop flag: "interrupted", nothing run */
     volatile sig_atomic_t stop = 1;
     fake_init(&f, 0.1e-3, 0.01e-3);
-    val_live_io io = {&f, f_now, f_spin, f_start, f_wait};
+    val_live_io io = {&f, f_now, f_spin, f_start, f_wait, NULL};
     val_live_opts lo;
     val_live_opts_init(&lo);
     lo.stop = &stop;
@@ -636,6 +654,51 @@ static void test_compare_flush_wait(void **state)
     assert_close(val_compare_flush_wait(0, 0.05, 0.56e-3, 4), 0, 0);
 }
 
+/* The WAL flushes and waits the flush price is read from: the complete
+ * phases in which Redis's I/O threads wrote nothing (a phase without Redis
+ * counts), pooled as sums; the whole run when no phase is known quiet. */
+static void test_compare_quiet_flush(void **state)
+{
+    (void)state;
+    val_live_out o;
+    memset(&o, 0, sizeof o);
+    o.pg_flushes = 100;
+    o.pg_flush_time = 50e-3;
+    o.elapsed = 10;
+    o.loop_wait = 1;
+    o.pg_wait = 4;
+    const double el[] = {1, 6, 2, 1}, fl[] = {30, 20, 40, 10}, ft[] = {9e-3, 24e-3, 12e-3, 5e-3},
+                 wt[] = {4, 0.5, 6, 3}, th[] = {0, 900, NAN, 0};
+    const int ran[] = {1, 1, 1, 2};
+    for (int i = 0; i < TF_NPHASES; i++) {
+        o.phase_ran[i] = ran[i];
+        o.ph_elapsed[i] = el[i];
+        o.ph_flushes[i] = fl[i];
+        o.ph_flush_time[i] = ft[i];
+        o.ph_wait[i] = wt[i];
+        o.ph_threaded[i] = th[i];
+    }
+    double f, w;
+    /* phases 0 and 2: the webhook (threaded) and the cut-short commit out */
+    val_compare_quiet_flush(&o, &f, &w);
+    assert_close(f, 21e-3 / 70, 1e-15);
+    assert_close(w, 10.0 / 3, 1e-12);
+    /* every phase threaded: the whole run */
+    o.ph_threaded[0] = o.ph_threaded[2] = 1;
+    val_compare_quiet_flush(&o, &f, &w);
+    assert_close(f, 0.5e-3, 1e-15);
+    assert_close(w, 0.5, 1e-15);
+    /* counters unknown (a backend without the servers' counters) */
+    for (int i = 0; i < TF_NPHASES; i++)
+        o.ph_threaded[i] = o.ph_flushes[i] = o.ph_flush_time[i] = o.ph_wait[i] = o.ph_elapsed[i] = NAN;
+    val_compare_quiet_flush(&o, &f, &w);
+    assert_close(f, 0.5e-3, 1e-15);
+    assert_close(w, 0.5, 1e-15);
+    o.pg_flushes = 0;
+    val_compare_quiet_flush(&o, &f, &w);
+    assert_true(isnan(f));
+}
+
 /* Runs pooled for the calibration: sums of the counters and CPU, each
  * round-trip class pooled as if all its round trips were one sample
  * (checked against the mean and sd of the concatenated samples), a class
@@ -661,6 +724,12 @@ static void test_compare_pool(void **state)
     r[1].elapsed = 2;
     r[0].holds_rows_end = 77;
     r[1].holds_rows_end = 99;
+    for (int i = 0; i < TF_NPHASES; i++) {
+        r[0].ph_elapsed[i] = r[0].ph_flushes[i] = r[0].ph_flush_time[i] = r[0].ph_wait[i] = i + 1;
+        r[1].ph_elapsed[i] = r[1].ph_flushes[i] = r[1].ph_flush_time[i] = r[1].ph_wait[i] = 10 * (i + 1);
+        r[0].ph_threaded[i] = 0;
+        r[1].ph_threaded[i] = i == 1 ? NAN : 5;
+    }
     val_live_out p;
     val_compare_pool(r, 2, &p);
     double all[6];
@@ -678,6 +747,16 @@ static void test_compare_pool(void **state)
     assert_true(isnan(p.pg_flush_time));
     assert_close(p.elapsed, 3, 0);
     assert_close(p.holds_rows_end, 77, 0);
+    for (int i = 0; i < TF_NPHASES; i++) {
+        assert_close(p.ph_elapsed[i], 11 * (i + 1), 0);
+        assert_close(p.ph_flushes[i], 11 * (i + 1), 0);
+        assert_close(p.ph_flush_time[i], 11 * (i + 1), 0);
+        assert_close(p.ph_wait[i], 11 * (i + 1), 0);
+        if (i == 1)
+            assert_true(isnan(p.ph_threaded[i]));
+        else
+            assert_close(p.ph_threaded[i], 5, 0);
+    }
     /* one run: itself */
     val_compare_pool(r, 1, &p);
     assert_close(p.call[0].mean, 2.5, 0);
@@ -798,6 +877,7 @@ int main(void)
         cmocka_unit_test(test_overrides_match_the_spin),
         cmocka_unit_test(test_compare_busy_cost),
         cmocka_unit_test(test_compare_flush_wait),
+        cmocka_unit_test(test_compare_quiet_flush),
         cmocka_unit_test(test_compare_pool),
         cmocka_unit_test(test_fit_spec),
         cmocka_unit_test(test_analyse),

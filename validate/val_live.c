@@ -295,6 +295,8 @@ static void end_phase(val_live *e)
     double now = e->io->now(e->io->ctx);
     e->wall[e->phase] = now - e->phase_t0;
     e->ran[e->phase] = 1;
+    if (e->io->phase_end)
+        e->io->phase_end(e->io->ctx, e->phase);
     if (e->o->progress)
         e->o->progress(e->o->progress_ctx, e->phase, e->ok[e->phase], e->wall[e->phase]);
     e->phase++;
@@ -554,6 +556,8 @@ static void collect(val_live *e, val_live_out *o)
     o->loop_cpu = o->pg_cpu = o->redis_cpu = o->host_cpu = o->cores = o->loop_sleeps = nan;
     o->redis_threaded_writes = o->pg_flushes = o->pg_flush_time = nan;
     o->loop_wait = o->pg_wait = nan;
+    for (int i = 0; i < TF_NPHASES; i++)
+        o->ph_elapsed[i] = o->ph_flushes[i] = o->ph_flush_time[i] = o->ph_wait[i] = o->ph_threaded[i] = nan;
     o->gate_max = e->gate.max_in_use;
     o->pool_max = e->pool.max_in_use;
     o->inflight_max = e->inflight_max;
@@ -658,7 +662,7 @@ void val_live_table(const val_live_out *o, int text, sim_table *t)
 {
     sim_layout l;
     sim_layout_init(&l);
-    size_t cap = TF_NPHASES * PM_N + 6 + 3 * TF_NKINDS + 3 * VAL_LIVE_NCLASS + 3 + 10, n = 0;
+    size_t cap = TF_NPHASES * PM_N + 6 + 3 * TF_NKINDS + 3 * VAL_LIVE_NCLASS + 3 + 10 + 5 * TF_NPHASES, n = 0;
     double *v = malloc(cap * sizeof *v);
     assert(v && "out of memory");
 #define ADD(scope, name, metric, fmt, x) (sim_layout_add(&l, scope, name, metric, NAN, 0, fmt), v[n++] = (x))
@@ -706,6 +710,18 @@ void val_live_table(const val_live_out *o, int text, sim_table *t)
     ADD("run", "totals", "pg_wal_flushes", "%.0f", o->pg_flushes);
     ADD("run", "totals", "pg_wal_flush_ms", "%.4g",
         o->pg_flushes > 0 ? 1e3 * o->pg_flush_time / o->pg_flushes : NAN);
+    /* the servers' counters per complete phase, where the backend read them */
+    for (int i = 0; i < TF_NPHASES; i++) {
+        const double pel = o->ph_elapsed[i];
+        if (o->phase_ran[i] != 1 || !(pel > 0))
+            continue;
+        ADD("run", tf_phase_names[i], "elapsed", "%.4g", pel);
+        ADD("run", tf_phase_names[i], "cpu_wait", "%.3f", o->ph_wait[i] / pel);
+        ADD("run", tf_phase_names[i], "threaded_writes", "%.0f", o->ph_threaded[i]);
+        ADD("run", tf_phase_names[i], "pg_wal_flushes", "%.0f", o->ph_flushes[i]);
+        ADD("run", tf_phase_names[i], "pg_wal_flush_ms", "%.4g",
+            o->ph_flushes[i] > 0 ? 1e3 * o->ph_flush_time[i] / o->ph_flushes[i] : NAN);
+    }
 #undef ADD
     assert(n <= cap);
     sim_rep_result r = {0};

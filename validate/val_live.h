@@ -98,6 +98,10 @@ typedef struct val_live_io {
      * block = 1: wait until at least one completes (bounded by the
      * backend's timeout); block = 0: only what has already arrived. */
     int (*wait)(void *ctx, val_live *e, int block, sim_err *err);
+    /* Called when phase completes, before the next one starts (may be
+     * NULL): a backend that reads the servers' counters marks the phase's
+     * share of them (val_live_out's ph_ figures). */
+    void (*phase_end)(void *ctx, int phase);
 } val_live_io;
 
 /* Report the reply of request tag's round trip: value = the first column
@@ -164,6 +168,13 @@ typedef struct val_live_out {
     /* seconds the loop's thread and the backends were runnable but waited
      * for a CPU (schedstat; on Linux this includes waking a halted vCPU) */
     double loop_wait, pg_wait;
+    /* the same per phase that completed (NaN: unknown or not run), over
+     * the ph_elapsed seconds from the counters' reading before the phase
+     * to the one after its last reply: WAL flushes and their seconds, the
+     * loop's and the backends' seconds waiting for a CPU, and Redis's
+     * threaded writes (a count) */
+    double ph_elapsed[TF_NPHASES], ph_flushes[TF_NPHASES], ph_flush_time[TF_NPHASES];
+    double ph_wait[TF_NPHASES], ph_threaded[TF_NPHASES];
     double cores;                    /* online CPUs of the host (NaN: unknown) */
     /* the Redis server's io-threads and io-threads-do-reads (CONFIG GET;
      * 0 and -1: unknown or no Redis) */
@@ -201,8 +212,12 @@ int val_live_run_io(const tf_params *p, const val_live_opts *o, const val_live_i
  * for a CPU / elapsed, the mean number of those threads waiting),
  * kind (mean, sd, count), round_trip (per class seen: mean, sd, count: send
  * to reply, without the wait for the loop) and run totals (holds_rows_end,
- * round_trips, idle_waits, loop_sleeps, pg_alone, spin,
- * elapsed).  text: values formatted for people. */
+ * round_trips, idle_waits, loop_sleeps, pg_alone, spin, elapsed,
+ * redis_threaded_writes, pg_wal_flushes, pg_wal_flush_ms) and, for each
+ * complete phase whose servers' counters the backend read, run PHASE
+ * (elapsed, cpu_wait: the loop and backends waiting for a CPU, time
+ * average; threaded_writes: Redis's count; pg_wal_flushes;
+ * pg_wal_flush_ms).  text: values formatted for people. */
 void val_live_table(const val_live_out *o, int text, sim_table *t);
 
 #endif

@@ -51,6 +51,8 @@ typedef struct queued {
     unsigned tag;
 } queued;
 
+enum { VAL_SRV_NCOUNT = 5 }; /* counters() */
+
 typedef struct srv {
     const tf_params *p;
     const val_live_srv *s;
@@ -64,6 +66,9 @@ typedef struct srv {
     struct pollfd *pf;
     unsigned *who;       /* pf index -> connection (PG: i, Redis: npg + i) */
     uint64_t ncalls;
+    /* the counters at the last phase's end (or the run's start) and the
+     * phases' shares of them (counters; NaN: phase not run) */
+    double mark[VAL_SRV_NCOUNT], ph[VAL_SRV_NCOUNT][TF_NPHASES];
 } srv;
 
 static int fail(const char *where, sim_err *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -684,6 +689,34 @@ static void wal_stats(srv *S, double *syncs, double *secs)
         *secs = v[1] / 1000;
 }
 
+/* The counters a phase's share is taken of: the clock (io_now's), WAL
+ * flushes and their seconds (wal_stats), the loop's and the backends'
+ * seconds waiting for a CPU, Redis's threaded writes (NaN without Redis);
+ * val_live_out's ph_ figures in its order. */
+static void counters(srv *S, double c[VAL_SRV_NCOUNT])
+{
+    c[4] = io_now(S);
+    wal_stats(S, &c[0], &c[1]);
+    double cpu, w;
+    sched_read("/proc/thread-self/schedstat", &cpu, &c[2]);
+    for (unsigned i = 0; i < S->npg; i++) {
+        proc_sched(S->pg[i].pid, &cpu, &w);
+        c[2] += w;
+    }
+    c[3] = S->nrd ? val_probe_redis_threaded_writes(S->rd[0].c) : NAN;
+}
+
+static void io_phase_end(void *ctx, int phase)
+{
+    srv *S = ctx;
+    double c[VAL_SRV_NCOUNT];
+    counters(S, c);
+    for (int k = 0; k < VAL_SRV_NCOUNT; k++) {
+        S->ph[k][phase] = c[k] - S->mark[k];
+        S->mark[k] = c[k];
+    }
+}
+
 int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv *s,
                  val_live_out *out, sim_err *err)
 {
@@ -707,7 +740,7 @@ int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv 
         schema_made = 1;
     }
     if (rc == SIM_OK) {
-        val_live_io io = {&S, io_now, io_spin, io_start, io_wait};
+        val_live_io io = {&S, io_now, io_spin, io_start, io_wait, io_phase_end};
         /* first, so that its statements' CPU is not the run's */
         double ws0, wt0;
         wal_stats(&S, &ws0, &wt0);
@@ -715,6 +748,10 @@ int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv 
             proc_sched(S.pg[i].pid, &S.pg[i].cpu0, &S.pg[i].wait0);
         double r0 = S.nrd ? val_probe_redis_cpu(S.rd[0].c) : NAN;
         double tw0 = S.nrd ? val_probe_redis_threaded_writes(S.rd[0].c) : NAN;
+        counters(&S, S.mark);
+        for (int k = 0; k < VAL_SRV_NCOUNT; k++)
+            for (int i = 0; i < TF_NPHASES; i++)
+                S.ph[k][i] = NAN;
         double lc0, lw0, lc1, lw1;
         sched_read("/proc/thread-self/schedstat", &lc0, &lw0);
         double h0 = host_cpu(), l0 = thread_cpu(), s0 = thread_sleeps();
@@ -724,6 +761,13 @@ int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv 
         out->host_cpu = host_cpu() - h0;
         sched_read("/proc/thread-self/schedstat", &lc1, &lw1);
         out->loop_wait = lw1 - lw0;
+        for (int i = 0; i < TF_NPHASES; i++) {
+            out->ph_flushes[i] = S.ph[0][i];
+            out->ph_flush_time[i] = S.ph[1][i];
+            out->ph_wait[i] = S.ph[2][i];
+            out->ph_threaded[i] = S.ph[3][i];
+            out->ph_elapsed[i] = S.ph[4][i];
+        }
         double pgc_ = 0, pgw = 0;
         for (unsigned i = 0; i < S.npg; i++) {
             double c1, w1;

@@ -42,7 +42,7 @@ if awk -F= '$1 == "postgres.busy_cost" { fb = 1; b = $2 } $1 == "postgres.wake_c
 # and their threads waiting for a CPU price a flush's wait per waiting
 # thread: the loaded run's extra time per flush over its extra waiting
 # threads, at least 0, at most 10 ms (0 when fewer than 0.1 more wait)
-f1=$(sed -n 's/.*WAL flush \([0-9.]*\) vs \([0-9.]*\) us at \([0-9.]*\) vs \([0-9.]*\) threads waiting for a CPU: +\([0-9.]*\) us per waiting thread.*/\1 \2 \3 \4 \5/p' "$tmp/err")
+f1=$(sed -n 's/.*WAL flush \([0-9.]*\) vs \([0-9.]*\) us at \([0-9.]*\) vs \([0-9.]*\) threads waiting for a CPU[^:]*: +\([0-9.]*\) us per waiting thread.*/\1 \2 \3 \4 \5/p' "$tmp/err")
 if [ -n "$f1" ] && echo "$f1" | awk -v fw="$(awk -F= '$1 == "postgres.flush_wait" { print $2 }' "$tmp/params.txt")" \
     '{ dw = $4 - $3; want = dw >= 0.1 && $2 > $1 ? ($2 - $1) / dw : 0; if (want > 10000) want = 10000
        tol = 2 + 0.02 * want

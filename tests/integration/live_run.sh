@@ -31,9 +31,19 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
 # track_wal_io_timing on): the 300 COMMITs, four at most in flight, share
 # between 75 and 300 flushes (a few more for the server's own), each timed
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
-         $1 == "run" { f = $(c["pg_wal_flushes"]); ms = $(c["pg_wal_flush_ms"]) }
+         $1 == "run" && $2 == "totals" { f = $(c["pg_wal_flushes"]); ms = $(c["pg_wal_flush_ms"]) }
          END { exit !(f >= 75 && f <= 320 && ms > 0 && ms < 1000) }' "$tmp/out" &&
     ok || bad "live csv: the run's WAL flushes counted and timed (pg_stat_wal)"
+# the same counters per phase (run,PHASE rows): each of the four phases
+# timed, its flushes among the run's, none of its replies written by I/O
+# threads on the default server (io-threads 1), its waits not negative
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+         $1 == "run" && $2 == "totals" { tf = $(c["pg_wal_flushes"]) }
+         $1 == "run" && $2 != "totals" { n++; f += $(c["pg_wal_flushes"])
+             if (!($(c["elapsed"]) > 0) || $(c["threaded_writes"]) != 0 || !($(c["cpu_wait"]) >= 0) ||
+                 !($(c["pg_wal_flush_ms"]) > 0)) bad = 1 }
+         END { exit !(n == 4 && !bad && f >= 75 && f <= tf) }' "$tmp/out" &&
+    ok || bad "live csv: the servers' counters per phase (run,PHASE rows): $(grep '^run,' "$tmp/out" | tr '\n' ' ')"
 # CPU waits of the loop and of the backends (schedstat): measured, not negative,
 # and only for those two components
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
