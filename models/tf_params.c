@@ -380,6 +380,17 @@ static const tf_param registry[] = {
                "about 190 us longer than after two INSERTs (the same WAL bytes; 151 us with the "
                "other core busy, 86-118 us without the synchronous flush); tfsim compare "
                "measures it (docs/live-tigerfans.md)"},
+    {{"postgres", "commit_tail", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
+       "a COMMIT's backend CPU (commit_cpu) runs after its WAL flush, and the COMMITs a "
+       "flush served run it one after another (PostgreSQL finishes the commit after "
+       "XLogFlush; the flush's waiters wake together and take turns for a core), so their "
+       "replies come back one commit_cpu apart; false: the CPU before the flush, every "
+       "reply at the flush's end"},
+     TF_BOOL(pg_commit_tail),
+     .source = "false; true in configs/live/pg_redis.ini: perf traces of the live driver's "
+               "checkouts at 32 on this project's 2-core VM (2026-12-06): the backends one "
+               "PostgreSQL process wakes together (groups of 3-8) block again a mean 34-60 us "
+               "apart, as long as a COMMIT's backend CPU (41-43 us, tfsim compare)"},
     {{"postgres", "flush", SIM_CFG_DIST, "0.25ms", 0, 0, NULL, "s",
        "WAL flush at commit; concurrent commits share one flush (group commit)"},
      TF_DIST(pg_flush), .source = "assumed; tfsim compare fits it (COMMIT latencies)"},

@@ -120,6 +120,7 @@ typedef struct tf_params {
     double pg_wake_cpu;          /* extra backend CPU of a statement arriving with none running */
     double pg_busy_cost;         /* CPU factor - 1 of a statement that finds no host core idle */
     double pg_commit_wake;       /* extra wait of a COMMIT after sums, a host core idle */
+    int pg_commit_tail;          /* COMMIT's CPU after the WAL flush, waiters in turn */
     sim_dist pg_flush;           /* WAL flush (group commit shares one flush) */
     double pg_flush_wait;        /* extra time of a flush per thread waiting for a host core */
     double holds_rows;           /* rows in the holds table when the run starts */

@@ -208,6 +208,8 @@ typedef struct tfs {
     double pg_cpu;     /* backend CPU given so far, s */
     long stacked;
     double wal_wait;   /* flushes' waits for a core so far, s (postgres.flush_wait) */
+    sim_queue tails;   /* flushed COMMITs waiting to run their tail (commit_tail) */
+    int tail_busy;     /* a COMMIT's tail is running */
 } tfs;
 
 /* ---- event loops ---- */
@@ -448,7 +450,8 @@ static double pg_cost(tfs *T, req *r, int q)
         r->rollback = T->goodies < 1 && T->p->payments == TF_PG;
         break;
     case TF_Q_COMMIT:
-        c = p->pg_commit_cpu;
+        /* with commit_tail a COMMIT's CPU runs after the flush (tail_start) */
+        c = p->pg_commit_tail && !r->rollback ? 0 : p->pg_commit_cpu;
         break;
     default:
         break;
@@ -481,13 +484,12 @@ static void release_locks(tfs *T, req *r)
     r->locks = 0;
 }
 
-/* The flush is done: a COMMIT after sums whose backend finds a host core
- * idle (it halted during the flush after a busy spell) wakes
- * postgres.commit_wake later. */
-static void pg_flushed(sim *s, void *obj)
+/* The COMMIT is done (its flush, and with commit_tail its tail): the
+ * locks go; a COMMIT after sums whose backend finds a host core idle (it
+ * halted during the flush after a busy spell) wakes postgres.commit_wake
+ * later. */
+static void commit_reply(sim *s, tfs *T, req *r)
 {
-    tfs *T = T_of(s);
-    req *r = obj;
     release_locks(T, r);
     const tf_params *p = T->p;
     if (p->pg_commit_wake > 0 && r->txn_sums && pg_core_idle(T)) {
@@ -495,6 +497,59 @@ static void pg_flushed(sim *s, void *obj)
         return;
     }
     pg_reply(s, r);
+}
+
+/* postgres.commit_tail: a COMMIT's backend CPU runs after its flush, and
+ * the COMMITs one flush served run theirs one after another (the flush's
+ * waiters wake together and take turns for a core): T->tails holds those
+ * waiting, T->tail_busy says one runs. */
+static void tail_start(sim *s, tfs *T, req *r);
+
+static void tail_done(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    T->pg_running--;
+    sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
+    T->tail_busy = 0;
+    sim_job j;
+    if (sim_queue_pop(&T->tails, &j))
+        tail_start(s, T, j.obj);
+    commit_reply(s, T, r);
+}
+
+static void tail_start(sim *s, tfs *T, req *r)
+{
+    T->tail_busy = 1;
+    double c = T->p->pg_commit_cpu * sim_dist_buf_next(&T->pg_jitter);
+    T->pg_cpu += c;
+    if (T->phase < TF_NPHASES)
+        T->cpu[2][T->phase] += c;
+    T->pg_running++;
+    sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
+    if (T->p->pg_on_host) {
+        host_wake(T);
+        sim_ps_submit(&T->host, s, r, c, tail_done);
+    } else {
+        sim_after(s, c, 0, tail_done, r);
+    }
+}
+
+/* The flush is done. */
+static void pg_flushed(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    if (T->p->pg_commit_tail) {
+        if (T->tail_busy) {
+            sim_job j = {r, NULL, s->now, 0};
+            sim_queue_push(&T->tails, j);
+        } else {
+            tail_start(s, T, r);
+        }
+        return;
+    }
+    commit_reply(s, T, r);
 }
 
 static void pg_backend_done(sim *s, void *obj)
@@ -1408,6 +1463,7 @@ static void free_state(tfs *T)
     sim_queue_fini(&T->client.ready);
     sim_queue_fini(&T->client.stacked);
     sim_queue_fini(&T->plock_wait);
+    sim_queue_fini(&T->tails);
     sim_ps_fini(&T->host);
     tf_redis_fini(&T->redis);
     sim_batcher_fini(&T->wal);
@@ -1475,6 +1531,7 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     T->c_pool_poll = p->pool_poll_cpu * p->client_cpu_scale;
     T->c_pool_req = p->pool_req_cpu * p->client_cpu_scale;
     sim_queue_init(&T->plock_wait, 64);
+    sim_queue_init(&T->tails, 16);
     /* Limits(C, C); every request of a window or wave can be in the pool */
     tf_pool_init(&T->pool, p->max_connections > 0 ? p->max_connections : p->concurrency,
                  p->concurrency < p->total ? p->concurrency : p->total, p->keepalive_expiry);
