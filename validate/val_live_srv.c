@@ -51,7 +51,8 @@ typedef struct queued {
     unsigned tag;
 } queued;
 
-enum { VAL_SRV_NCOUNT = 5 }; /* counters() */
+/* The counters a phase's share is taken of (counters()), in this order. */
+enum { SRV_FLUSHES, SRV_FLUSH_TIME, SRV_WAIT, SRV_THREADED, SRV_CLOCK, SRV_NCOUNT };
 
 typedef struct srv {
     const tf_params *p;
@@ -67,8 +68,11 @@ typedef struct srv {
     unsigned *who;       /* pf index -> connection (PG: i, Redis: npg + i) */
     uint64_t ncalls;
     /* the counters at the last phase's end (or the run's start) and the
-     * phases' shares of them (counters; NaN: phase not run) */
-    double mark[VAL_SRV_NCOUNT], ph[VAL_SRV_NCOUNT][TF_NPHASES];
+     * phases' shares of them (counters; NaN: phase not run); what reading
+     * them at the phases' ends cost the loop's thread (CPU seconds, times
+     * it blocked) and took (seconds): not the run's */
+    double mark[SRV_NCOUNT], ph[SRV_NCOUNT][TF_NPHASES];
+    double mark_cpu, mark_sleeps, mark_wall;
 } srv;
 
 static int fail(const char *where, sim_err *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -689,32 +693,39 @@ static void wal_stats(srv *S, double *syncs, double *secs)
         *secs = v[1] / 1000;
 }
 
-/* The counters a phase's share is taken of: the clock (io_now's), WAL
- * flushes and their seconds (wal_stats), the loop's and the backends'
- * seconds waiting for a CPU, Redis's threaded writes (NaN without Redis);
- * val_live_out's ph_ figures in its order. */
-static void counters(srv *S, double c[VAL_SRV_NCOUNT])
+/* The counters a phase's share is taken of: WAL flushes and their
+ * seconds (wal_stats), the loop's and the backends' seconds waiting for a
+ * CPU, Redis's threaded writes (NaN without Redis), the clock (io_now's).
+ * Costs a round trip to every backend, one to Redis and one file per
+ * backend. */
+static void counters(srv *S, double c[SRV_NCOUNT])
 {
-    c[4] = io_now(S);
-    wal_stats(S, &c[0], &c[1]);
+    c[SRV_CLOCK] = io_now(S);
+    wal_stats(S, &c[SRV_FLUSHES], &c[SRV_FLUSH_TIME]);
     double cpu, w;
-    sched_read("/proc/thread-self/schedstat", &cpu, &c[2]);
+    sched_read("/proc/thread-self/schedstat", &cpu, &c[SRV_WAIT]);
     for (unsigned i = 0; i < S->npg; i++) {
         proc_sched(S->pg[i].pid, &cpu, &w);
-        c[2] += w;
+        c[SRV_WAIT] += w;
     }
-    c[3] = S->nrd ? val_probe_redis_threaded_writes(S->rd[0].c) : NAN;
+    c[SRV_THREADED] = S->nrd ? val_probe_redis_threaded_writes(S->rd[0].c) : NAN;
 }
 
+/* A phase is complete: its shares of the counters.  The reading's own
+ * cost to the loop's thread and its time are set aside (mark_*). */
 static void io_phase_end(void *ctx, int phase)
 {
     srv *S = ctx;
-    double c[VAL_SRV_NCOUNT];
+    const double cpu0 = thread_cpu(), sleeps0 = thread_sleeps(), t0 = io_now(S);
+    double c[SRV_NCOUNT];
     counters(S, c);
-    for (int k = 0; k < VAL_SRV_NCOUNT; k++) {
+    for (int k = 0; k < SRV_NCOUNT; k++) {
         S->ph[k][phase] = c[k] - S->mark[k];
         S->mark[k] = c[k];
     }
+    S->mark_cpu += thread_cpu() - cpu0;
+    S->mark_sleeps += thread_sleeps() - sleeps0;
+    S->mark_wall += io_now(S) - t0;
 }
 
 int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv *s,
@@ -749,24 +760,26 @@ int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv 
         double r0 = S.nrd ? val_probe_redis_cpu(S.rd[0].c) : NAN;
         double tw0 = S.nrd ? val_probe_redis_threaded_writes(S.rd[0].c) : NAN;
         counters(&S, S.mark);
-        for (int k = 0; k < VAL_SRV_NCOUNT; k++)
+        for (int k = 0; k < SRV_NCOUNT; k++)
             for (int i = 0; i < TF_NPHASES; i++)
                 S.ph[k][i] = NAN;
         double lc0, lw0, lc1, lw1;
         sched_read("/proc/thread-self/schedstat", &lc0, &lw0);
         double h0 = host_cpu(), l0 = thread_cpu(), s0 = thread_sleeps();
         rc = val_live_run_io(p, o, &io, out, err);
-        out->loop_cpu = thread_cpu() - l0;
-        out->loop_sleeps = thread_sleeps() - s0;
+        /* less what reading the counters at the phases' ends cost */
+        out->loop_cpu = thread_cpu() - l0 - S.mark_cpu;
+        out->loop_sleeps = thread_sleeps() - s0 - S.mark_sleeps;
+        out->elapsed -= S.mark_wall;
         out->host_cpu = host_cpu() - h0;
         sched_read("/proc/thread-self/schedstat", &lc1, &lw1);
         out->loop_wait = lw1 - lw0;
         for (int i = 0; i < TF_NPHASES; i++) {
-            out->ph_flushes[i] = S.ph[0][i];
-            out->ph_flush_time[i] = S.ph[1][i];
-            out->ph_wait[i] = S.ph[2][i];
-            out->ph_threaded[i] = S.ph[3][i];
-            out->ph_elapsed[i] = S.ph[4][i];
+            out->ph_flushes[i] = S.ph[SRV_FLUSHES][i];
+            out->ph_flush_time[i] = S.ph[SRV_FLUSH_TIME][i];
+            out->ph_wait[i] = S.ph[SRV_WAIT][i];
+            out->ph_threaded[i] = S.ph[SRV_THREADED][i];
+            out->ph_elapsed[i] = S.ph[SRV_CLOCK][i];
         }
         double pgc_ = 0, pgw = 0;
         for (unsigned i = 0; i < S.npg; i++) {
