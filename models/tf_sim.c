@@ -484,6 +484,30 @@ static void release_locks(tfs *T, req *r)
     r->locks = 0;
 }
 
+/* A backend runs c seconds of CPU for r (on the host's cores, or a core
+ * of its own), counted as PostgreSQL's; done(s, r) when it has, which
+ * calls pg_ran first. */
+static void pg_run(sim *s, tfs *T, req *r, double c, sim_fn done)
+{
+    T->pg_cpu += c;
+    if (T->phase < TF_NPHASES)
+        T->cpu[2][T->phase] += c;
+    T->pg_running++;
+    sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
+    if (T->p->pg_on_host) {
+        host_wake(T); /* the backend wakes for the work */
+        sim_ps_submit(&T->host, s, r, c, done);
+    } else {
+        sim_after(s, c, 0, done, r);
+    }
+}
+
+static void pg_ran(sim *s, tfs *T)
+{
+    T->pg_running--;
+    sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
+}
+
 /* The COMMIT is done (its flush, and with commit_tail its tail): the
  * locks go; a COMMIT after sums whose backend finds a host core idle (it
  * halted during the flush after a busy spell) wakes postgres.commit_wake
@@ -509,8 +533,7 @@ static void tail_done(sim *s, void *obj)
 {
     tfs *T = T_of(s);
     req *r = obj;
-    T->pg_running--;
-    sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
+    pg_ran(s, T);
     T->tail_busy = 0;
     sim_job j;
     if (sim_queue_pop(&T->tails, &j))
@@ -521,18 +544,7 @@ static void tail_done(sim *s, void *obj)
 static void tail_start(sim *s, tfs *T, req *r)
 {
     T->tail_busy = 1;
-    double c = T->p->pg_commit_cpu * sim_dist_buf_next(&T->pg_jitter);
-    T->pg_cpu += c;
-    if (T->phase < TF_NPHASES)
-        T->cpu[2][T->phase] += c;
-    T->pg_running++;
-    sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
-    if (T->p->pg_on_host) {
-        host_wake(T);
-        sim_ps_submit(&T->host, s, r, c, tail_done);
-    } else {
-        sim_after(s, c, 0, tail_done, r);
-    }
+    pg_run(s, T, r, T->p->pg_commit_cpu * sim_dist_buf_next(&T->pg_jitter), tail_done);
 }
 
 /* The flush is done. */
@@ -556,8 +568,7 @@ static void pg_backend_done(sim *s, void *obj)
 {
     tfs *T = T_of(s);
     req *r = obj;
-    T->pg_running--;
-    sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
+    pg_ran(s, T);
     const tf_uop *u = &r->g->u[r->pc - 1];
     if (u->arg == TF_Q_COMMIT && !r->rollback) {
         sim_batcher_submit(&T->wal, s, r, 1, pg_flushed);
@@ -580,17 +591,7 @@ static void pg_execute(sim *s, void *obj)
         c += T->p->pg_wake_cpu;
     else if (T->p->pg_on_host && T->p->pg_busy_cost > 0)
         c *= 1 + T->p->pg_busy_cost;
-    T->pg_cpu += c;
-    if (T->phase < TF_NPHASES)
-        T->cpu[2][T->phase] += c;
-    T->pg_running++;
-    sim_tavg_set(&T->pg_busy, s->now, (double)T->pg_running);
-    if (T->p->pg_on_host) {
-        host_wake(T); /* the backend wakes for the statement */
-        sim_ps_submit(&T->host, s, r, c, pg_backend_done);
-    } else {
-        sim_after(s, c, 0, pg_backend_done, r);
-    }
+    pg_run(s, T, r, c, pg_backend_done);
 }
 
 /* The backend runs the statement; SELECT ... FOR UPDATE first waits for
