@@ -752,14 +752,14 @@ int val_live_run(const tf_params *p, const val_live_opts *o, const val_live_srv 
     }
     if (rc == SIM_OK) {
         val_live_io io = {&S, io_now, io_spin, io_start, io_wait, io_phase_end};
-        /* first, so that its statements' CPU is not the run's */
-        double ws0, wt0;
-        wal_stats(&S, &ws0, &wt0);
+        /* the counters first (the run's WAL flushes and threaded writes
+         * are counted from them), so that their statements' CPU is not
+         * the run's */
+        counters(&S, S.mark);
+        const double ws0 = S.mark[SRV_FLUSHES], wt0 = S.mark[SRV_FLUSH_TIME], tw0 = S.mark[SRV_THREADED];
         for (unsigned i = 0; i < S.npg; i++)
             proc_sched(S.pg[i].pid, &S.pg[i].cpu0, &S.pg[i].wait0);
         double r0 = S.nrd ? val_probe_redis_cpu(S.rd[0].c) : NAN;
-        double tw0 = S.nrd ? val_probe_redis_threaded_writes(S.rd[0].c) : NAN;
-        counters(&S, S.mark);
         for (int k = 0; k < SRV_NCOUNT; k++)
             for (int i = 0; i < TF_NPHASES; i++)
                 S.ph[k][i] = NAN;
