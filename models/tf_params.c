@@ -390,7 +390,8 @@ static const tf_param registry[] = {
      .source = "false; true in configs/live/pg_redis.ini: perf traces of the live driver's "
                "checkouts at 32 on this project's 2-core VM (2026-12-06): the backends one "
                "PostgreSQL process wakes together (groups of 3-8) block again a mean 34-60 us "
-               "apart, as long as a COMMIT's backend CPU (41-43 us, tfsim compare)"},
+               "apart, as long as a COMMIT's backend CPU (41-43 us, tfsim compare); "
+               "scripts/pg_wake_groups.py reads them"},
     {{"postgres", "flush", SIM_CFG_DIST, "0.25ms", 0, 0, NULL, "s",
        "WAL flush at commit; concurrent commits share one flush (group commit)"},
      TF_DIST(pg_flush), .source = "assumed; tfsim compare fits it (COMMIT latencies)"},
