@@ -172,6 +172,17 @@ sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m 
     NR > 1 && $2 >= 15 { n++; if (off($6, $5) > 0.12) bad++ }
     END { exit !(n == 24 && bad == 0) }' \
     && ok || { bad "fit http: the pinned client's waves at 15-50"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
+# the same client on another machine (tests/data/probe_http_up_all_4.csv,
+# 2026-12-06 noon: 25-40% less client CPU per request at 10-50 clients than
+# the files above), its four keys fitted to all 80 points: 74 within 15%
+# when written.  One simplex from the embedded values stopped at objective
+# 14.5 with 36 within; the restarts (val_min_run) go on from there.
+expect 0 "the pinned client refitted on another machine" -- "$TFSIM" fit tests/data/probe_http_up_all_4.csv \
+    --reps 2 --format csv
+sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m - 1; return d < 0 ? -d : d }
+    NR > 1 { n++; if (off($6, $5) <= 0.15) w++ }
+    END { exit !(n == 80 && w >= 70) }' \
+    && ok || { bad "fit http: another machine's probe, 70 of 80 within 15%"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
 expect 0 "httpcore 1.0's pool against the Debian probe" -- "$TFSIM" fit tests/data/probe_http_debian12.csv \
     --config configs/tigerfans/client_debian12.ini --set server.cpu_request=275us --set client.httpcore=1.0 \
     --set client.pool_idle_cpu=116.2ns --iter 0 --reps 2
