@@ -2,6 +2,7 @@
  * operations against a real server (validate/val_probe_*); tfsim probe
  * http: measure the load generator's HTTP layer with the real Python
  * stack (validate/val_probe_http). */
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,11 @@ const char cmd_probe_usage[] =
     "  --seed N            the load generator's random seed (default 1)\n"
     "  --timeout T         allowed for each request (default 10s, as TigerBench's\n"
     "                      load generator); a request past it counts as an error\n"
+    "  --server-cpu-ms X   the stand-in spins X ms of CPU on its one loop for each\n"
+    "                      request, in series, before the backend await (default 0:\n"
+    "                      none); TigerFans' server spends 1-3 ms of its loop per\n"
+    "                      request, which the load generator's pool feels at 100\n"
+    "                      (a line of the CSV's preamble says so)\n"
     "  --format F          summary as text (default), csv or json: per latency,\n"
     "                      concurrency and phase the throughput, the client's and\n"
     "                      the server's CPU ms per request, the connections the\n"
@@ -281,6 +287,15 @@ static int probe_http(int argc, char **argv)
             if (sim_parse_duration(v, &d, &w) || !(d >= 1e-3) || d > 86400)
                 return cli_usage_error(cmd, "--timeout: '%s' is not a duration in [1 ms, 1 day] (e.g. 2s)", v);
             o.timeout = d;
+        } else if (FLAG("--server-cpu-ms")) {
+            NEED();
+            char *end;
+            errno = 0;
+            double x = strtod(v, &end);
+            if (errno || end == v || *end || !(x >= 0 && x <= VAL_HTTP_MAX_SERVER_CPU * 1e3))
+                return cli_usage_error(cmd, "--server-cpu-ms: '%s' is not a number of ms in [0, %g]",
+                                       v, VAL_HTTP_MAX_SERVER_CPU * 1e3);
+            o.server_cpu = x / 1e3;
         } else if (FLAG("--format")) {
             NEED();
             if (cli_parse_format(cmd, v, &fmt))

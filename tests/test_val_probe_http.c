@@ -491,6 +491,46 @@ static void test_run_complete(void **state)
     val_probe_http_result_fini(&res);
 }
 
+/* --server-cpu-ms: the script gets it (only when set), the preamble
+ * says it, and a value out of bounds is refused before anything runs. */
+static void test_run_server_cpu(void **state)
+{
+    (void)state;
+    const char *py = fake_python(
+        "py_cpu", "echo \"args: $*\" | sed \"s|$1|LOAD|\" >&2\n"
+                  "echo '" VERSIONS_JSON "' >&2\n" PRINT_HEADER "\n"
+                  "echo '" ROW_R1 "'; echo '" ROW_C1 "'; echo '" ROW_R2 "'; echo '" ROW_C2 "'\n"
+                  "exit 0");
+    const char *out = test_dir_path("cpu.csv");
+    val_probe_http_opts o;
+    diag_log d = {{0}, 0};
+    opts_for(&o, py, out, &d);
+    o.server_cpu = 2.5e-3;
+    val_probe_http_result res;
+    val_probe_http_result_init(&res);
+    sim_err err = {0};
+    if (val_probe_http_run(&o, &res, &err) != SIM_OK)
+        fail_msg("run failed: %s", err.msg);
+    assert_string_equal(d.text, "args: LOAD --latency-ms 0 --concurrency 1,2 --total 20 --phases "
+                                "reserve,commit --app starlette --reps 1 --seed 1 --timeout 10 --header "
+                                "--server-cpu-ms 2.5|");
+    size_t n;
+    char *text = slurp(out, &n);
+    assert_non_null(strstr(text, "\n# server CPU 2.5 ms per request, spun in series before the "
+                                 "backend await\n"));
+    free(text);
+    val_probe_http_result_fini(&res);
+    /* out of bounds: refused, nothing written */
+    const char *out2 = test_dir_path("cpu_bad.csv");
+    opts_for(&o, py, out2, &d);
+    o.server_cpu = 2;
+    val_probe_http_result_init(&res);
+    assert_int_equal(val_probe_http_run(&o, &res, &err), SIM_EINPUT);
+    assert_non_null(strstr(err.msg, "--server-cpu-ms"));
+    assert_false(file_exists(out2));
+    val_probe_http_result_fini(&res);
+}
+
 /* Run o with python body; expect failure with msg in the message and
  * rows rows kept. */
 static void run_fails(const char *name, const char *body, const char *msg, size_t rows)
@@ -669,6 +709,7 @@ int main(void)
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_embedded_scripts),
         cmocka_unit_test(test_run_complete),
+        cmocka_unit_test(test_run_server_cpu),
         cmocka_unit_test(test_run_failures),
         cmocka_unit_test(test_run_no_interpreter),
         cmocka_unit_test(test_run_stop),

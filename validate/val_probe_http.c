@@ -586,6 +586,9 @@ static int write_preamble(hrun *h)
             (unsigned long long)o->seed);
     if (o->timeout != VAL_HTTP_TIMEOUT_DEFAULT)
         fprintf(m, "# timeout %g s per request\n", o->timeout);
+    if (o->server_cpu > 0)
+        fprintf(m, "# server CPU %g ms per request, spun in series before the backend await\n",
+                o->server_cpu * 1e3);
     if (h->res->versions[0])
         fprintf(m, "# %s\n", h->res->versions);
     else
@@ -771,7 +774,7 @@ static int spawn(hrun *h)
 {
     const val_probe_http_opts *o = h->o;
     char conc[VAL_HTTP_MAX_LIST * 8 + 1] = "", lat[VAL_HTTP_MAX_LIST * 32 + 1] = "", phases[64] = "";
-    char total[32], reps[32], seed[32], timeout[32];
+    char total[32], reps[32], seed[32], timeout[32], scpu[32];
     for (size_t i = 0; i < o->nconcurrency; i++)
         snprintf(conc + strlen(conc), sizeof conc - strlen(conc), "%s%u", i ? "," : "",
                  o->concurrency[i]);
@@ -784,10 +787,16 @@ static int spawn(hrun *h)
     snprintf(reps, sizeof reps, "%u", o->reps);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
     snprintf(timeout, sizeof timeout, "%.9g", o->timeout);
+    snprintf(scpu, sizeof scpu, "%.9g", o->server_cpu * 1e3);
     char *argv[] = {(char *)h->python, h->load_path, "--latency-ms", lat, "--concurrency", conc,
                     "--total", total, "--phases", phases, "--app",
                     (char *)val_http_app_names[o->app], "--reps", reps, "--seed", seed, "--timeout", timeout, "--header",
-                    NULL};
+                    NULL, NULL, NULL};
+    if (o->server_cpu > 0) { /* only then: the arguments stay as before without it */
+        size_t k = sizeof argv / sizeof argv[0] - 3;
+        argv[k] = "--server-cpu-ms";
+        argv[k + 1] = scpu;
+    }
 
     int po[2], pe[2];
     if (pipe(po) != 0)
@@ -915,6 +924,9 @@ static int check_opts(const val_probe_http_opts *o, sim_err *err)
         return sim_err_set(err, SIM_EINPUT, "--seed: must be at most 2^53");
     if (!(o->timeout >= 1e-3 && o->timeout <= 86400))
         return sim_err_set(err, SIM_EINPUT, "--timeout: must be in [1 ms, 1 day]");
+    if (!(o->server_cpu >= 0 && o->server_cpu <= VAL_HTTP_MAX_SERVER_CPU))
+        return sim_err_set(err, SIM_EINPUT, "--server-cpu-ms: must be in [0, %g]",
+                           VAL_HTTP_MAX_SERVER_CPU * 1e3);
     if (o->app < 0 || o->app >= VAL_HTTP_NAPPS)
         return sim_err_set(err, SIM_EINPUT, "--app: unknown application");
     int any = 0;

@@ -134,6 +134,10 @@ typedef struct val_probe_http_opts {
     uint64_t seed;
     double timeout;           /* seconds allowed for each request (httpx's timeout;
                                  TigerBench's load_phases.py uses 10 s) */
+    double server_cpu;        /* seconds of CPU the stand-in spins on its one loop for
+                                 each request, in series, before its backend await
+                                 (TigerFans' server spends 1-3 ms of its loop per
+                                 request); 0 (default): none */
     const char *out;          /* the CSV (required) */
     const volatile sig_atomic_t *stop;  /* set (e.g. by SIGINT) to stop early; may be NULL */
     /* After each row is written (may be NULL). */
@@ -147,6 +151,7 @@ typedef struct val_probe_http_opts {
 
 /* httpx's timeout per request in TigerBench's load_phases.py (seconds) */
 #define VAL_HTTP_TIMEOUT_DEFAULT 10.0
+#define VAL_HTTP_MAX_SERVER_CPU 1.0   /* s: the largest --server-cpu-ms, 1000 ms */
 
 /* Defaults: python NULL, latencies 0,0.5,2,10 ms, concurrencies
  * 1,5,10,20,...,100, total 1000, all phases, app starlette, reps 1,

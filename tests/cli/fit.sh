@@ -177,12 +177,32 @@ sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m 
 # the files above), its four keys fitted to all 80 points: 74 within 15%
 # when written.  One simplex from the embedded values stopped at objective
 # 14.5 with 36 within; the restarts (val_min_run) go on from there.
+# Release build only: the fit runs 170 iterations (over two minutes under ASan).
+case "$TFSIM" in
+*/san/*) ;;
+*)
 expect 0 "the pinned client refitted on another machine" -- "$TFSIM" fit tests/data/probe_http_up_all_4.csv \
-    --reps 2 --format csv
+    --reps 2 --format csv --config-out "$tmp/up4.ini"
 sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m - 1; return d < 0 ? -d : d }
     NR > 1 { n++; if (off($6, $5) <= 0.15) w++ }
     END { exit !(n == 80 && w >= 70) }' \
     && ok || { bad "fit http: another machine's probe, 70 of 80 within 15%"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
+# ... and that client, never fitted to it, against a stand-in that spends
+# 2.5 ms of its loop on each request in series, as TigerFans' server does
+# (`probe http --server-cpu-ms 2.5`, tests/data/probe_http_up_serial.csv,
+# 0 and 2 ms, the same machine): every point at 1-50 clients within 15%
+# (32 of 32, worst -14% when written).  At 100 the model misses (the
+# waves at 0 ms -21 and -32%, the windows at 2 ms +17 and +31%:
+# docs/load-generator.md, "Against a server that answers in series").
+expect 0 "the refitted client against a server in series" -- "$TFSIM" fit \
+    tests/data/probe_http_up_serial.csv --config "$tmp/up4.ini" --set server.cpu_request=2.7ms \
+    --iter 0 --reps 2 --format csv
+sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m - 1; return d < 0 ? -d : d }
+    NR > 1 { n++; if ($2 <= 50) { h++; if (off($6, $5) > 0.15) bad++ } }
+    END { exit !(n == 40 && h == 32 && bad == 0) }' \
+    && ok || { bad "fit http: a server in series, 1-50 clients within 15%"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
+    ;;
+esac
 expect 0 "httpcore 1.0's pool against the Debian probe" -- "$TFSIM" fit tests/data/probe_http_debian12.csv \
     --config configs/tigerfans/client_debian12.ini --set server.cpu_request=275us --set client.httpcore=1.0 \
     --set client.pool_idle_cpu=116.2ns --iter 0 --reps 2

@@ -20,6 +20,10 @@ expect 2 "probe http --total 0" -- "$TFSIM" probe http --out "$tmp/h.csv" --tota
 expect_err "\-\-total" "probe http names --total"
 expect 2 "probe http --timeout 0" -- "$TFSIM" probe http --out "$tmp/h.csv" --timeout 0
 expect_err "\-\-timeout: '0'" "probe http names --timeout"
+expect 2 "probe http --server-cpu-ms -1" -- "$TFSIM" probe http --out "$tmp/h.csv" --server-cpu-ms -1
+expect_err "\-\-server-cpu-ms: '-1' is not a number of ms in \[0, 1000\]" "probe http names --server-cpu-ms"
+expect 2 "probe http --server-cpu-ms 2ms" -- "$TFSIM" probe http --out "$tmp/h.csv" --server-cpu-ms 2ms
+expect_err "\-\-server-cpu-ms: '2ms'" "probe http names --server-cpu-ms's bad value"
 expect 2 "probe http --reps missing value" -- "$TFSIM" probe http --out "$tmp/h.csv" --reps
 expect_err "\-\-reps: missing value" "probe http names --reps"
 [ ! -e "$tmp/h.csv" ] && ok || bad "probe http bad flags created the output file"

@@ -61,14 +61,14 @@ def free_port() -> int:
 class Server:
     """A fresh tfhttp_server process on a free loopback port."""
 
-    def __init__(self, app: str, python: str):
+    def __init__(self, app: str, python: str, cpu_ms: float = 0.0):
         self.port = free_port()
         self.dir = tempfile.mkdtemp(prefix="tfhttp-")
         ready = os.path.join(self.dir, "ready.json")
         here = os.path.dirname(os.path.abspath(__file__))
         self.proc = subprocess.Popen(
             [python, os.path.join(here, "tfhttp_server.py"), "--port", str(self.port),
-             "--app", app, "--ready-file", ready],
+             "--app", app, "--cpu-ms", repr(cpu_ms), "--ready-file", ready],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
         t0 = time.monotonic()
         while not os.path.exists(ready):
@@ -307,6 +307,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=10.0,
                     help="seconds allowed for each request (TigerBench's load_phases.py: 10)")
+    ap.add_argument("--server-cpu-ms", type=float, default=0.0,
+                    help="CPU ms the stand-in spins per request, in series, before its backend await")
     ap.add_argument("--header", action="store_true", help="print the CSV header first")
     a = ap.parse_args()
     global TIMEOUT
@@ -315,8 +317,10 @@ def main() -> int:
     concs = parse_list(a.concurrency, int)
     phases = [p for p in a.phases.split(",") if p]
     if not lats or not concs or any(c < 1 for c in concs) or any(x < 0 for x in lats) \
-            or a.total < 1 or a.reps < 1 or not a.timeout > 0 or any(p not in PHASES for p in phases):
-        print("tfhttp_load: bad --latency-ms, --concurrency, --total, --reps, --timeout or --phases",
+            or a.total < 1 or a.reps < 1 or not a.timeout > 0 or any(p not in PHASES for p in phases) \
+            or not 0 <= a.server_cpu_ms <= 1000:
+        print("tfhttp_load: bad --latency-ms, --concurrency, --total, --reps, --timeout, "
+              "--server-cpu-ms or --phases",
               file=sys.stderr)
         return 2
     try:
@@ -337,7 +341,7 @@ def main() -> int:
         for lat in lats:
             for conc in concs:
                 try:
-                    srv = Server(a.app, sys.executable)
+                    srv = Server(a.app, sys.executable, a.server_cpu_ms)
                 except RuntimeError as e:
                     print(f"tfhttp_load: {e}", file=sys.stderr)
                     return 1 if "missing" not in str(e) else 3

@@ -11,8 +11,12 @@ requests served, connections accepted, total await time) so that the driver
 can difference them around a phase.  GET /_latency?ms=X sets the backend
 latency.
 
+With --cpu-ms X each request first spins X ms of the thread's CPU on the
+one loop, in series (TigerFans' server spends 1-3 ms of its loop on each
+request, one after another), then awaits the backend.
+
 Usage: tfhttp_server.py --port P [--app starlette|asgi|fastapi]
-       [--latency-ms X] [--ready-file F]
+       [--latency-ms X] [--cpu-ms X] [--ready-file F]
 Exits 3 when a package is missing (the message names it).
 """
 import argparse
@@ -22,7 +26,7 @@ import os
 import sys
 import time
 
-STATE = {"latency": 0.0, "requests": 0, "await": 0.0, "conns": 0}
+STATE = {"latency": 0.0, "cpu": 0.0, "requests": 0, "await": 0.0, "conns": 0}
 
 
 def stats_body() -> bytes:
@@ -35,6 +39,10 @@ def stats_body() -> bytes:
 
 
 async def backend() -> None:
+    if STATE["cpu"] > 0:  # the request's own CPU on the loop, in series
+        c0 = time.thread_time()
+        while time.thread_time() - c0 < STATE["cpu"]:
+            pass
     t0 = time.perf_counter()
     await asyncio.sleep(STATE["latency"])
     STATE["await"] += time.perf_counter() - t0
@@ -169,6 +177,7 @@ def main() -> int:
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--app", default="starlette", choices=["starlette", "asgi", "fastapi"])
     ap.add_argument("--latency-ms", type=float, default=0.0)
+    ap.add_argument("--cpu-ms", type=float, default=0.0)
     ap.add_argument("--ready-file", default=None)
     a = ap.parse_args()
     try:
@@ -184,6 +193,7 @@ def main() -> int:
               f"(Debian: apt-get install python3-{e.name})", file=sys.stderr)
         return 3
     STATE["latency"] = a.latency_ms / 1000.0
+    STATE["cpu"] = max(a.cpu_ms, 0.0) / 1000.0
 
     config = uvicorn.Config(app, host=a.host, port=a.port, workers=1,
                             log_level="warning", access_log=False, lifespan="off")
