@@ -504,10 +504,9 @@ static int simplex(fit_ctx *c, double step, double tol, unsigned max_iter, doubl
 #define COARSE_POINTS 4
 #define COARSE_FROM 8
 /* Restarts of the last simplex go on while each improves the objective
- * by more than RESTART_GAIN and iterations are left (o->max_iter bounds
- * the whole fit); RESTARTS only bounds the loop. */
+ * by more than VAL_MIN_RESTART_GAIN and iterations are left (o->max_iter
+ * bounds the whole fit); RESTARTS only bounds the loop. */
 #define RESTARTS 64
-#define RESTART_GAIN 0.01
 
 int val_calib_fit(const sim_cfg *base, val_calib_param *params, size_t np,
                   const val_calib_point *pts, size_t npts, const val_calib_opts *o,
@@ -550,7 +549,7 @@ int val_calib_fit(const sim_cfg *base, val_calib_param *params, size_t np,
     if (rc == SIM_OK)
         rc = simplex(&c, step, o->tol, o->max_iter, d0, 1, iters, &f);
     /* Restarts: a fresh simplex (the same step) around the point found,
-     * while that gains more than RESTART_GAIN and the iterations last.
+     * while that gains more than VAL_MIN_RESTART_GAIN and the iterations last.
      * Nelder-Mead's simplex can collapse along a valley before its end,
      * and the stall rule above cannot tell that from the end: a fit of 9
      * keys on 6 concurrencies of a live TigerFans series stopped at
@@ -563,7 +562,7 @@ int val_calib_fit(const sim_cfg *base, val_calib_param *params, size_t np,
     for (int r = 0; rc == SIM_OK && r < RESTARTS && *iters < o->max_iter; r++) {
         double before = f;
         rc = simplex(&c, step, o->tol, o->max_iter - *iters, 1, 1, iters, &f);
-        if (rc == SIM_OK && !(f < before * (1 - RESTART_GAIN)))
+        if (rc == SIM_OK && !(f < before * (1 - VAL_MIN_RESTART_GAIN)))
             break;
     }
     if (rc == SIM_OK)

@@ -93,10 +93,6 @@ static int simplex(min_ctx *c, const val_min_opts *o, unsigned max_iter, double 
     return rc;
 }
 
-/* Restarts go on while each gains more than RESTART_GAIN (val_calib's
- * rule) and iterations are left. */
-#define RESTART_GAIN 0.01
-
 int val_min_run(val_min_fn f, void *ctx, val_calib_param *params, size_t np, const val_min_opts *o,
                 double *fval, unsigned *iters, sim_err *err)
 {
@@ -120,7 +116,7 @@ int val_min_run(val_min_fn f, void *ctx, val_calib_param *params, size_t np, con
     while (rc == SIM_OK && it < o->max_iter && it > 0) {
         double before = v;
         rc = simplex(&c, o, o->max_iter - it, &v, &it);
-        if (rc == SIM_OK && !(v < before * (1 - RESTART_GAIN)))
+        if (rc == SIM_OK && !(v < before * (1 - VAL_MIN_RESTART_GAIN)))
             break;
     }
     if (rc == SIM_OK) {

@@ -31,6 +31,12 @@ typedef struct val_min_opts {
     void *progress_ctx;
 } val_min_opts;
 
+/* A simplex is restarted around the point it found while the restart
+ * improves the objective by more than this share and iterations are left
+ * (val_min_run, and val_calib's fits): Nelder-Mead's simplex can collapse
+ * before the minimum, and a fresh one around the point found can tell. */
+#define VAL_MIN_RESTART_GAIN 0.01
+
 /* A parameter's value at log-space coordinate x, clamped into [lo, hi]. */
 double val_min_value(const val_calib_param *p, double x);
 
