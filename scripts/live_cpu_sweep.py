@@ -32,7 +32,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import tigerfans_live  # noqa: E402  (its stand-ins and list parsing)
+import tigerfans_live  # noqa: E402  (its stand-ins, env files and list parsing)
 
 LABEL = {"pg_pg": "pg_pg", "redis_pg": "pg_redis"}
 
@@ -83,13 +83,12 @@ def main(argv=None):
         return 2
     except SystemExit as e:  # argparse's own message went to stderr
         return 2 if e.code else 0
-    envs = []
-    for c in conc:
-        p = os.path.join(a.app, "load_tests", "db010", f"db010_con{c:03d}_ops1000_{a.arch}.env")
-        if not os.path.isfile(p):
-            print(f"live_cpu_sweep: --app {a.app}: no env file {p}", file=sys.stderr)
-            return 2
-        envs.append(env_of(p))
+    try:
+        envs = [env_of(os.path.join(a.app, rel))
+                for rel in tigerfans_live.env_files(a.app, conc, [a.arch])]
+    except FileNotFoundError as e:
+        print(f"live_cpu_sweep: --app {a.app}: no env file {e.args[0]}", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory(prefix="tigerfans-shims-") as shims:
         used = tigerfans_live.write_shims(a.python, shims)
         if used:

@@ -266,10 +266,11 @@ double val_compare_flush_wait(double flush_1, double wait_1, double flush_n, dou
 /* The seconds per WAL flush (*flush) and the threads waiting for a CPU
  * (*wait, time average) of run o (borrowed) over its complete phases in
  * which Redis's I/O threads wrote nothing (ph_threaded 0, or NaN: no
- * Redis; the phase's other counters known), where postgres.flush_wait's price holds: where the I/O
- * threads spin, a flush's backend woken after its write waits for a
- * spinning thread's time slice instead.  When no phase is known to be
- * quiet, the whole run's figures (NaN where unknown). */
+ * Redis; the phase's other counters known), where postgres.flush_wait's
+ * price holds: where the I/O threads spin, a flush's backend woken after
+ * its write waits for a spinning thread's time slice instead.  When no
+ * phase is known to be quiet, the whole run's figures (NaN where
+ * unknown). */
 void val_compare_quiet_flush(const val_live_out *o, double *flush, double *wait);
 
 /* runs[0..n) (borrowed, n >= 1) of one configuration pooled into *out:

@@ -113,7 +113,7 @@ int val_min_run(val_min_fn f, void *ctx, val_calib_param *params, size_t np, con
      * (2026-12-06) stopped at objective 14.5 after 81 iterations, and one
      * restart from there ends at 5.3 (docs/load-generator.md, "On another
      * machine"). */
-    while (rc == SIM_OK && it < o->max_iter && it > 0) {
+    while (rc == SIM_OK && it < o->max_iter) {
         double before = v;
         rc = simplex(&c, o, o->max_iter - it, &v, &it);
         if (rc == SIM_OK && !(v < before * (1 - VAL_MIN_RESTART_GAIN)))
