@@ -50,20 +50,29 @@ static int write_fragment(const char *path, const char *data, const val_calib_pa
     val_http_mape(pts, sims, npts, 1, &thr, &ccpu, &thr_max, &ccpu_max);
     fprintf(a.f, "; fitted by tfsim fit from %s (probe http): client CPU per request MAPE "
                  "%.1f%%, throughput MAPE %.1f%% over the fitted points\n", data, ccpu, thr);
+    /* one section at a time, in the order of first appearance (a config
+     * file gives each section once: --fit may list them interleaved) */
     for (size_t i = 0; i < np; i++) {
-        const char *dot = strchr(params[i].key, '.');
-        int seclen = (int)(dot - params[i].key);
-        if (i == 0 || strncmp(params[i - 1].key, params[i].key, (size_t)seclen + 1))
-            fprintf(a.f, "\n[%.*s]\n", seclen, params[i].key);
-        char val[160];
-        if (val_calib_param_text(&params[i], val, sizeof val, err)) {
-            sim_afile_abort(&a);
-            return err->code;
+        size_t sl = (size_t)(strchr(params[i].key, '.') - params[i].key) + 1; /* with the dot */
+        int first = 1;
+        for (size_t j = 0; j < i && first; j++)
+            first = strncmp(params[j].key, params[i].key, sl) != 0;
+        if (!first)
+            continue;
+        fprintf(a.f, "\n[%.*s]\n", (int)sl - 1, params[i].key);
+        for (size_t j = i; j < np; j++) {
+            if (strncmp(params[j].key, params[i].key, sl))
+                continue;
+            char val[160];
+            if (val_calib_param_text(&params[j], val, sizeof val, err)) {
+                sim_afile_abort(&a);
+                return err->code;
+            }
+            if (!strncmp(params[j].key, "server.", 7))
+                fprintf(a.f, "; the stand-in server's, not TigerFans': a scenario keeps its own\n");
+            const char *eq = strchr(val, '='); /* "section.key=value" */
+            fprintf(a.f, "%s = %s\n", params[j].key + sl, eq ? eq + 1 : val);
         }
-        if (!strncmp(params[i].key, "server.", 7))
-            fprintf(a.f, "; the stand-in server's, not TigerFans': a scenario keeps its own\n");
-        const char *eq = strchr(val, '='); /* "section.key=value" */
-        fprintf(a.f, "%s = %s\n", dot + 1, eq ? eq + 1 : val);
     }
     return sim_afile_commit(&a, err);
 }

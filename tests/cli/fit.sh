@@ -65,6 +65,15 @@ expect_err "held-out points: client CPU per request MAPE" "fit http: held-out MA
 if grep -q '^\[client\]' "$tmp/http.ini" && grep -q '^pool_idle_cpu = [0-9.e-]*$' "$tmp/http.ini"; then ok
 else bad "fit http --config-out: a [client] fragment"; fi
 printf 'include = %s\n[run]\nreplications = 1\n[client]\nconcurrency = 2\ntotal = 50\n' "$tmp/http.ini" >"$tmp/http_run.ini"
+# --fit may interleave sections (client, server, client): the fragment still
+# gives each section once, so that `fit --config` takes it back
+expect 0 "fit http with interleaved sections" -- "$TFSIM" fit tests/data/probe_http_small.csv \
+    --fit client.cpu,server.cpu_request,client.pool_poll_cpu --reps 1 --iter 3 \
+    --config-out "$tmp/mixed.ini"
+if [ "$(grep -c '^\[client\]' "$tmp/mixed.ini")" -eq 1 ] && grep -q '^pool_poll_cpu = ' "$tmp/mixed.ini"; then ok
+else bad "fit http --config-out: [client] given once, with every client key"; cat "$tmp/mixed.ini"; fi
+expect 0 "the interleaved fragment loads back" -- "$TFSIM" fit tests/data/probe_http_small.csv \
+    --config "$tmp/mixed.ini" --reps 1 --iter 0
 expect 0 "the fitted client fragment loads in a scenario" -- "$TFSIM" run "$tmp/http_run.ini"
 "$TFSIM" fit tests/data/probe_http_small.csv --reps 1 --iter 3 >"$tmp/a.txt" 2>/dev/null
 "$TFSIM" fit tests/data/probe_http_small.csv --reps 1 --iter 3 >"$tmp/b.txt" 2>/dev/null
