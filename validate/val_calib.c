@@ -699,8 +699,17 @@ int val_calib_params(const char *list, const sim_cfg *cfg, val_calib_param *para
         p->hi = 1e9;
         if (r)
             tf_params_fit_bounds(r, &p->lo, &p->hi);
-        if (!(v > p->lo))
-            v = p->lo * 10 < p->hi ? p->lo * 10 : p->lo;
+        if (!(v > p->lo)) {
+            /* off (0) or at its floor: start in the middle of the key's
+             * fit range in log units, where the simplex sees its effect
+             * (near the floor a key such as client.cold changes the
+             * simulation by less than its noise, and the fit stays there);
+             * a key without a fit range starts just above its floor */
+            if (r && r->fit_lo > 0 && r->fit_hi > r->fit_lo)
+                v = sqrt(p->lo * p->hi);
+            else
+                v = p->lo * 10 < p->hi ? p->lo * 10 : p->lo;
+        }
         if (v > p->hi)
             v = p->hi;
         p->value = v;

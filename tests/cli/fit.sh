@@ -181,6 +181,17 @@ sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m 
     NR > 1 && $2 >= 15 { n++; if (off($6, $5) > 0.12) bad++ }
     END { exit !(n == 24 && bad == 0) }' \
     && ok || { bad "fit http: the pinned client's waves at 15-50"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
+# A key that is off (client.cold = 0) starts in the middle of its fit range
+# in log units (0.14): from just above its floor (0.01, as before) its effect
+# is below the simulation's noise and the fit stays there (0.0078, objective
+# 3.238 when written, --set client.cold=0.01); from the middle it goes to
+# 0.52 (3.139).  Fixed seed.
+expect 0 "fit a key that is off" -- "$TFSIM" fit tests/data/probe_http_up_all_4.csv \
+    --set client.cpu=613us --set client.pool_poll_cpu=2.9us --set client.pool_idle_cpu=0.16us \
+    --set server.cpu_request=280us --fit client.cold --fit-latency 0,10 --reps 2 --iter 30 --format csv
+cold=$(sed -n 's/^client\.cold,//p' "$tmp/out")
+if awk -v c="$cold" 'BEGIN { exit !(c > 0.1) }'; then ok
+else bad "fit http: client.cold from 0 leaves its floor (got '$cold')"; fi
 # the same client on another machine (tests/data/probe_http_up_all_4.csv,
 # 2026-12-06 noon: 25-40% less client CPU per request at 10-50 clients than
 # the files above), its four keys fitted to all 80 points: 74 within 15%
