@@ -131,6 +131,15 @@ static const tf_param registry[] = {
      TF_NOFIELD,
      .source = "TigerFans requirements.txt (httpcore 1.0.9); Debian 12 python3-httpcore 0.16.3, "
                "connection_pool.py"},
+    {{"client", "asyncio_passes", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
+       "the load generator's event loop runs asyncio's passes: each pass runs what was ready when it began "
+       "(what the last pass scheduled with call_soon first, then the callbacks of the I/O "
+       "and timers that arrived since the last poll); what a callback schedules waits for "
+       "the next pass, and an arrival's callback wakes its task only for the pass after; "
+       "false: one ready queue in arrival order, an arrival's burst at its back (off: no "
+       "better on the measurements, docs/load-generator.md \"asyncio's passes\")"},
+     TF_BOOL(client_iters), .live = "false",
+     .source = "CPython 3.11 asyncio base_events.BaseEventLoop._run_once (ntodo = len(_ready) at the start of each pass), selector_events (a readable socket's protocol callback), futures and tasks (set_result wakes the task with call_soon), tasks.sleep(0) (a bare yield)"},
     {{"client", "pool_yields", SIM_CFG_INT, "2", 1, 100, NULL, "turns",
        "client loop turns between a request's pool pass and its claim of the connection "
        "(httpcore 1.0.9 with anyio 4: the connection's request lock and state lock, each a "
@@ -201,6 +210,12 @@ static const tf_param registry[] = {
                "futures; measured on a busy loop (2 ms per turn; scripts/cold_paths.py "
                "pg-turns): an asyncpg round trip 3 turns, asyncio.sleep(0) 1 (Python 3.11.2, "
                "asyncpg 0.27.0); 0: with 1 or 2 the live predictions get worse (docs/redis-io-threads.md)"},
+    {{"server", "asyncio_passes", SIM_CFG_BOOL, "false", 0, 0, NULL, NULL,
+       "each worker's event loop runs asyncio's passes (as client.asyncio_passes); with no "
+       "call_soon'd work besides its arrivals (the stand-in server awaiting a timer) the "
+       "order is the same as false's"},
+     TF_BOOL(server_iters), .live = "false",
+     .source = "as client.asyncio_passes; off: docs/load-generator.md \"asyncio's passes\""},
     {{"server", "cold", SIM_CFG_NUM, "0", 0, 100, NULL, "factor",
        "code-path warmth: a CPU step of a code path (the endpoint's own, SQLAlchemy, "
        "redis-py, the TigerBeetle client) costs its CPU times 1 + cold x (1 - exp(-gap / "

@@ -88,6 +88,14 @@ struct tfs;
 typedef struct loop {
     struct tfs *T;
     sim_queue ready;   /* bursts waiting: obj = request (or NULL), fn = continuation */
+    /* asyncio's passes (client/server.asyncio_passes; passes = 1): `ready`
+     * is the pass under way, what its bursts schedule waits in `soon`,
+     * arrivals (I/O, timers) in `io`; when `ready` is empty the next pass
+     * is soon then io, and the last `hops` bursts of `ready` are arrivals
+     * whose callback only schedules the burst (into soon) */
+    int passes;
+    sim_queue soon, io;
+    size_t hops;
     int busy;
     long live;         /* requests on this loop (crowding) */
     double crowding;
@@ -258,12 +266,41 @@ static void host_wake(tfs *T)
         tf_redis_host_wake(&T->redis, &T->s);
 }
 
+/* Bursts queued on the loop: ready, and with passes the next pass's. */
+static inline size_t loop_pending(const loop *l)
+{
+    return sim_queue_len(&l->ready) + sim_queue_len(&l->soon) + sim_queue_len(&l->io);
+}
+
+/* asyncio's next pass (`ready` is empty): what the last one scheduled,
+ * then the arrivals since, each as its callback's hop.  O(queued). */
+static void loop_next_pass(loop *l)
+{
+    sim_job j;
+    while (sim_queue_pop(&l->soon, &j))
+        sim_queue_push(&l->ready, j);
+    l->hops = sim_queue_len(&l->io);
+    while (sim_queue_pop(&l->io, &j))
+        sim_queue_push(&l->ready, j);
+}
+
 TF_HOT void loop_start(loop *l)
 {
     tfs *T = l->T;
     sim_job j;
-    while (!l->busy && !l->hold && sim_queue_pop(&l->ready, &j)) {
-        sim_tavg_set(&l->queue_t, T->s.now, (double)sim_queue_len(&l->ready));
+    while (!l->busy && !l->hold) {
+        if (l->passes && sim_queue_len(&l->ready) == 0)
+            loop_next_pass(l);
+        if (!sim_queue_pop(&l->ready, &j))
+            break;
+        if (sim_queue_len(&l->ready) < l->hops) {
+            /* an arrival's callback (the protocol's data_received, a
+             * timer's): it wakes its task for the next pass */
+            l->hops--;
+            sim_queue_push(&l->soon, j);
+            continue;
+        }
+        sim_tavg_set(&l->queue_t, T->s.now, (double)loop_pending(l));
         l->busy = 1;
         double nominal = j.x + (l->at_start ? l->at_start(l, &j) : 0);
         if (l->cold_due && nominal > 0) {
@@ -310,7 +347,7 @@ TF_HOT void loop_start(loop *l)
 TF_HOT void loop_run(loop *l, void *obj, double cost, sim_fn fn, int front, int awake)
 {
     sim_job j = {obj, fn, l->T->s.now, cost};
-    if (!l->busy && !l->in_cont && sim_queue_len(&l->ready) == 0) {
+    if (!l->busy && !l->in_cont && loop_pending(l) == 0) {
         if (!awake) {
             l->next_wake = l->wake;
             if (l->on_host)
@@ -323,9 +360,11 @@ TF_HOT void loop_run(loop *l, void *obj, double cost, sim_fn fn, int front, int 
     }
     if (front)
         sim_queue_push_front(&l->ready, j);
-    else
+    else if (!l->passes)
         sim_queue_push(&l->ready, j);
-    sim_tavg_set(&l->queue_t, l->T->s.now, (double)sim_queue_len(&l->ready));
+    else
+        sim_queue_push(l->in_cont ? &l->soon : &l->io, j);
+    sim_tavg_set(&l->queue_t, l->T->s.now, (double)loop_pending(l));
     loop_start(l);
 }
 
@@ -350,12 +389,15 @@ static double server_at_start(loop *l, const sim_job *j)
 }
 
 static void loop_init(loop *l, tfs *T, double crowding, double wake, sim_dist_buf *shape,
-                      int on_host)
+                      int on_host, int passes)
 {
     memset(l, 0, sizeof *l);
     l->T = T;
     l->wake = wake;
+    l->passes = passes;
     sim_queue_init(&l->ready, 64);
+    sim_queue_init(&l->soon, passes ? 64 : 1);
+    sim_queue_init(&l->io, passes ? 64 : 1);
     sim_queue_init(&l->stacked, 8);
     l->crowding = crowding;
     l->shape = shape;
@@ -667,7 +709,7 @@ static void redis_arrive(sim *s, void *obj)
         x += T->p->redis_save_extra;
     loop *l = &T->w[r->w].lp;
     tf_redis_arrive_from(&T->redis, s, r, x, redis_done, l, r->sent_busy,
-                         l->busy || sim_queue_len(&l->ready) > 0);
+                         l->busy || loop_pending(l) > 0);
 }
 
 /* ---- TigerBeetle ---- */
@@ -790,7 +832,7 @@ TF_HOT void step(tfs *T, req *r, int on_loop)
             return;
         case TF_U_REDIS:
             /* the loop has more to run: Redis, woken on its core, waits */
-            r->sent_busy = w->lp.busy || sim_queue_len(&w->lp.ready) > 0;
+            r->sent_busy = w->lp.busy || loop_pending(&w->lp) > 0;
             sim_after(&T->s, p->net_rtt / 2, 0, redis_arrive, r);
             return;
         case TF_U_TB:
@@ -805,9 +847,17 @@ TF_HOT void step(tfs *T, req *r, int on_loop)
             }
             sim_batcher_submit(&w->tb, &T->s, r, (unsigned)u->arg, tb_done);
             return;
-        case TF_U_SLEEP:
-            sim_after(&T->s, sim_dist_sample(&p->stub_latency, T->r_tb), 0, resume, r);
+        case TF_U_SLEEP: {
+            double x = sim_dist_sample(&p->stub_latency, T->r_tb);
+            if (x == 0 && w->lp.passes) {
+                /* asyncio.sleep(0) is a bare yield: the task's next step
+                 * is scheduled for the next pass (call_soon) */
+                on_loop = 0;
+                continue;
+            }
+            sim_after(&T->s, x, 0, resume, r);
             return;
+        }
         case TF_U_TURNS:
             assert(u->arg > 0);
             r->sturns = u->arg;
@@ -1454,6 +1504,8 @@ static void free_state(tfs *T)
     for (long i = 0; i < T->nworkers; i++) {
         worker *w = &T->w[i];
         sim_queue_fini(&w->lp.ready);
+        sim_queue_fini(&w->lp.soon);
+        sim_queue_fini(&w->lp.io);
         sim_queue_fini(&w->lp.stacked);
         sim_sem_fini(&w->gate);
         sim_sem_fini(&w->pool);
@@ -1462,6 +1514,8 @@ static void free_state(tfs *T)
     }
     free(T->w);
     sim_queue_fini(&T->client.ready);
+    sim_queue_fini(&T->client.soon);
+    sim_queue_fini(&T->client.io);
     sim_queue_fini(&T->client.stacked);
     sim_queue_fini(&T->plock_wait);
     sim_queue_fini(&T->tails);
@@ -1518,7 +1572,7 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     sim_dist_buf_init(&T->client_shape, &p->cpu_shape, T->r_client);
     sim_dist_buf_init(&T->server_shape, &p->cpu_shape, T->r_server);
     sim_dist_buf_init(&T->pg_jitter, &p->pg_jitter, T->r_pg);
-    loop_init(&T->client, T, 0, 0, &T->client_shape, p->client_on_host);
+    loop_init(&T->client, T, 0, 0, &T->client_shape, p->client_on_host, p->client_iters);
     T->client.at_start = client_at_start;
     T->client.cold = p->client_cold;
     T->client.cold_tau = p->client_cold_tau;
@@ -1542,7 +1596,7 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     assert(T->w && "out of memory");
     for (long i = 0; i < p->workers; i++) {
         worker *w = &T->w[i];
-        loop_init(&w->lp, T, p->crowding, p->wake_cpu, &T->server_shape, 1);
+        loop_init(&w->lp, T, p->crowding, p->wake_cpu, &T->server_shape, 1, p->server_iters);
         if (p->cold > 0) {
             w->lp.at_start = server_at_start;
             for (int c = 0; c < TF_NPATHS; c++)
