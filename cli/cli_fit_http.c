@@ -184,16 +184,22 @@ int cli_fit_http(int argc, char **argv)
     if (!pts || !sims)
         abort();
     /* the stand-in: stub architecture, the probe host's cores (both
-     * processes ran here), then the user's config and --set */
-    char buf[128];
+     * processes ran here), its spin per request (the file's), then the
+     * user's config and --set */
+    char buf[128], spin[96] = "architecture.stub_cpu=0";
     snprintf(buf, sizeof buf, "host.cores=%ld", sysconf(_SC_NPROCESSORS_ONLN) > 0
                                                     ? sysconf(_SC_NPROCESSORS_ONLN) : 1);
-    if (val_probe_http_read(path, &res, &err) ||
-        val_http_points(&res, fit_lat, nfit, pts, MAX_POINTS, &npts, &err) ||
+    if (val_probe_http_read(path, &res, &err) == SIM_OK)
+        snprintf(spin, sizeof spin, "architecture.stub_cpu=%.9g", res.server_spin);
+    else
+        rc = cli_fail(cmd, &err);
+    if (rc == EXIT_OK &&
+        (val_http_points(&res, fit_lat, nfit, pts, MAX_POINTS, &npts, &err) ||
         sim_cfg_set(base, "model.type=tigerfans", &err) || sim_cfg_set(base, buf, &err) ||
+        sim_cfg_set(base, spin, &err) ||
         (config && sim_cfg_load(base, config, &err)) ||
         sim_cfg_set(base, "architecture.accounting=stub", &err) ||
-        sim_cfg_set(base, "architecture.payments=stub", &err)) {
+        sim_cfg_set(base, "architecture.payments=stub", &err))) {
         rc = cli_fail(cmd, &err);
     }
     for (size_t i = 0; rc == EXIT_OK && i < sim_cfg_count(ov); i++) {

@@ -26,6 +26,12 @@ static const tf_param registry[] = {
        "stub architecture: every request awaits this backend latency once (asyncio.sleep in "
        "the stand-in server)"},
      TF_DIST(stub_latency), .source = "validate/http/tfhttp_server.py"},
+    {{"architecture", "stub_cpu", SIM_CFG_DUR, "0", 0, 1, NULL, "s",
+       "stub architecture: CPU the stand-in spins on its loop for every request before its "
+       "await (tfsim probe http --server-cpu-ms), on top of server.cpu_request; tfsim fit "
+       "sets it from the probe file"},
+     TF_DOUBLE(stub_cpu), .demand = 1,
+     .source = "validate/http/tfhttp_server.py backend(): the spin, then asyncio.sleep"},
 
     {{"client", "concurrency", SIM_CFG_INT, "10", 1, 1e6, NULL, "requests",
        "requests in flight (window) or per wave"},
@@ -216,6 +222,20 @@ static const tf_param registry[] = {
        "order is the same as false's"},
      TF_BOOL(server_iters), .live = "false",
      .source = "as client.asyncio_passes; off: docs/load-generator.md \"asyncio's passes\""},
+    {{"server", "timer_resolution", SIM_CFG_DUR, "1ms", 0, 1, NULL, "s",
+       "a timer (the stub's asyncio.sleep) that comes due while its loop sleeps fires when "
+       "the loop's poll times out: the poll's timeout, from when the loop went to sleep, is "
+       "rounded up to a whole multiple of this (epoll's millisecond); 0: at once"},
+     TF_DOUBLE(timer_resolution),
+     .source = "CPython 3.11 selectors.EpollSelector.select (math.ceil(timeout * 1e3) * 1e-3) and "
+               "base_events._run_once (the timeout is the first timer's due time)"},
+    {{"server", "timer_slack", SIM_CFG_DUR, "0.2ms", 0, 1, NULL, "s",
+       "what such a timer fires later still: the sleeping thread's wake-up and the pass that "
+       "runs the timer's callback"},
+     TF_DOUBLE(timer_slack),
+     .source = "tfsim probe http at concurrency 1 (the stand-in's await against the latency "
+               "asked: 0.13-0.27 ms over the rounded-up millisecond; probe_http_up_all.csv, "
+               "probe_http_debian12.csv, probe_http_up_all_4.csv)"},
     {{"server", "cold", SIM_CFG_NUM, "0", 0, 100, NULL, "factor",
        "code-path warmth: a CPU step of a code path (the endpoint's own, SQLAlchemy, "
        "redis-py, the TigerBeetle client) costs its CPU times 1 + cold x (1 - exp(-gap / "

@@ -54,6 +54,7 @@ typedef struct tf_params {
     int accounting;      /* TF_PG, TF_TB or TF_STUB */
     int payments;        /* TF_PG, TF_REDIS or TF_STUB */
     sim_dist stub_latency;       /* stub: the one backend await of every request */
+    double stub_cpu;             /* stub: CPU spun before that await (probe http --server-cpu-ms) */
     char arch[32];       /* "pg_pg", "pg_redis", "tb_redis", ... */
 
     /* load generator */
@@ -95,6 +96,8 @@ typedef struct tf_params {
     double wake_cpu;             /* extra CPU of a burst that finds its loop idle */
     long io_turns;               /* loop turns a backend's reply takes to reach its coroutine */
     int server_iters;            /* server.asyncio_passes: the loop runs asyncio's iterations */
+    double timer_resolution;     /* a timer due while its loop sleeps: poll timeout rounded up to it */
+    double timer_slack;          /* ... and that much later */
     double cold, cold_tau;       /* code-path warmth: a path's CPU times 1 + cold (1 - e^(-gap/tau)) */
     sim_dist cpu_shape;          /* multiplier distribution for CPU steps (mean 1) */
 

@@ -140,7 +140,7 @@ void tf_prog_build(tf_prog *g, const tf_params *p)
         for (int ep = 0; ep < TF_EP_N; ep++) {
             double extra = ep == TF_EP_CHECKOUT ? p->cpu_checkout
                            : ep == TF_EP_WEBHOOK || ep == TF_EP_WEBHOOK_FAIL ? p->cpu_webhook : 0;
-            emit(&g[ep], TF_U_CPU, TF_PATH_APP, pre + extra);
+            emit(&g[ep], TF_U_CPU, TF_PATH_APP, pre + extra + p->stub_cpu);
             emit(&g[ep], TF_U_SLEEP, 0, 0);
             emit(&g[ep], TF_U_CPU, TF_PATH_APP, post);
             emit(&g[ep], TF_U_END, 0, 0);

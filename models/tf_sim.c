@@ -161,6 +161,7 @@ typedef struct req {
                                    (kept only with server.cold) */
     int sent_busy;      /* its loop had more to run when it sent its Redis command */
     int txn_sums;       /* its transaction ran sums (since its BEGIN) */
+    int timer_late;     /* its stub timer waits for its sleeping loop's poll (timer_due) */
 } req;
 
 typedef struct tfs {
@@ -448,6 +449,31 @@ static void after_burst(sim *s, void *obj)
 }
 
 static void resume(sim *s, void *obj) { step(T_of(s), obj, 0); }
+
+/* The stub's asyncio.sleep comes due.  If its loop sleeps (nothing to
+ * run), the loop is in its poll, whose timeout was set when it went to
+ * sleep (idle_t) to that timer's due time rounded up to
+ * server.timer_resolution: the timer fires then, server.timer_slack
+ * later.  A busy loop finds it at its next turn. */
+static void timer_due(sim *s, void *obj)
+{
+    tfs *T = T_of(s);
+    req *r = obj;
+    const loop *l = &T->w[r->w].lp;
+    const double res = T->p->timer_resolution;
+    if (!r->timer_late && !l->busy && !l->in_cont && loop_pending(l) == 0 &&
+        (res > 0 || T->p->timer_slack > 0)) {
+        double wait = s->now - l->idle_t, fire = s->now + T->p->timer_slack;
+        if (res > 0)
+            fire = l->idle_t + ceil(wait / res * (1 - 1e-12)) * res + T->p->timer_slack;
+        if (fire > s->now) {
+            r->timer_late = 1;
+            sim_after(s, fire - s->now, 0, timer_due, r);
+            return;
+        }
+    }
+    resume(s, r);
+}
 
 /* One turn of a TF_U_TURNS step ends (a burst of no CPU at the back of the
  * server loop's ready queue): the next turn, or the program goes on. */
@@ -855,7 +881,9 @@ TF_HOT void step(tfs *T, req *r, int on_loop)
                 on_loop = 0;
                 continue;
             }
-            sim_after(&T->s, x, 0, resume, r);
+            /* asyncio.sleep(0) yields without a timer; a delay arms one */
+            r->timer_late = 0;
+            sim_after(&T->s, x, 0, x > 0 ? timer_due : resume, r);
             return;
         }
         case TF_U_TURNS:

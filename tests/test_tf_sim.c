@@ -746,7 +746,7 @@ static const char cold_base[] =
     "pool_conn_cpu = 0\npool_idle_cpu = 0\npool_poll_cpu = 0\npool_req_cpu = 0\n"
     "[server]\ncpu_request = 1ms\ncpu_split = 0.5\ncpu_checkout = 0\ncpu_webhook = 0\ncpu_shape = 1\n"
     "crowding = 0\naccept_cpu = 0\nwake_cpu = 0\n"
-    "cold_tau = 4ms\n[host]\ncores = 64\nrtt = 0\n";
+    "cold_tau = 4ms\ntimer_resolution = 0\ntimer_slack = 0\n[host]\ncores = 64\nrtt = 0\n";
 
 static void test_server_cold(void **state)
 {

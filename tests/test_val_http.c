@@ -60,9 +60,6 @@ static void test_points(void **state)
     assert_close(pts[0].pconn[0], 1.5, 1e-15);
     assert_close(pts[0].pidle[0], 0.75, 1e-15);
     assert_true(isnan(pts[0].pconn[2]) && isnan(pts[1].pidle[0]));
-    /* the await over every request of the point */
-    assert_close(pts[0].await, (0.0021 + 0.0023 + 0.0022) / 3, 1e-15);
-    assert_close(pts[1].await, 0.0105, 1e-15);
     /* too many points */
     assert_int_equal(val_http_points(&res, NULL, 0, pts, 1, &n, &err), SIM_EINPUT);
     /* no fit list: every point is fitted */
@@ -104,7 +101,9 @@ static void test_mape(void **state)
 }
 
 /* The stub architecture at concurrency 1 with constant costs: a request
- * takes client CPU + server CPU + the await + the network, one at a time. */
+ * takes client CPU + server CPU + the await + the network, one at a time;
+ * the await is the latency asked, rounded up to the millisecond (the
+ * server's loop sleeps in its poll meanwhile) plus server.timer_slack. */
 static sim_cfg *stub_base(void)
 {
     sim_cfg *c = sim_cfg_new();
@@ -128,7 +127,7 @@ static void test_simulate_known(void **state)
     memset(&pt, 0, sizeof pt);
     pt.concurrency = 1;
     pt.total = 200;
-    pt.await = 2e-3;
+    pt.latency_ms = 2;
     pt.weight = 1;
     val_http_opts o;
     val_http_opts_init(&o);
@@ -139,9 +138,22 @@ static void test_simulate_known(void **state)
     for (int ph = 0; ph < TF_NPHASES; ph++) {
         assert_close(s.ccpu[ph], 1e-3, 1e-12);
         assert_close(s.scpu[ph], 0.5e-3, 1e-12);
-        assert_rel(s.thr[ph], 1 / 3.5e-3, 1e-6);
+        assert_rel(s.thr[ph], 1 / 3.7e-3, 1e-6); /* 1 + 0.5 + 2 + 0.2 ms */
     }
     assert_close(s.passes, 2, 1e-12);
+    /* 0.5 ms asked: the poll sleeps 1 ms */
+    pt.latency_ms = 0.5;
+    assert_int_equal(val_http_simulate(base, NULL, 0, &pt, 1, &o, &s, &err), SIM_OK);
+    for (int ph = 0; ph < TF_NPHASES; ph++)
+        assert_rel(s.thr[ph], 1 / 2.7e-3, 1e-6); /* 1 + 0.5 + 1 + 0.2 ms */
+    /* without the poll's rounding and slack: the latency asked */
+    if (sim_cfg_set(base, "server.timer_resolution=0", &err) ||
+        sim_cfg_set(base, "server.timer_slack=0", &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(val_http_simulate(base, NULL, 0, &pt, 1, &o, &s, &err), SIM_OK);
+    for (int ph = 0; ph < TF_NPHASES; ph++)
+        assert_rel(s.thr[ph], 1 / 2.0e-3, 1e-6);
+    pt.latency_ms = 2;
     /* the probe measured this machine's client: a base config's speed
      * factor (the shipped one scales to the TigerBench host) is not applied */
     if (sim_cfg_set(base, "client.cpu_scale=0.5", &err))
@@ -164,7 +176,7 @@ static void test_fit_recovers(void **state)
     for (int k = 0; k < 2; k++) {
         pts[k].concurrency = conc[k];
         pts[k].total = 200;
-        pts[k].await = 2e-3;
+        pts[k].latency_ms = 2;
         pts[k].weight = 1;
     }
     val_http_opts o;

@@ -53,7 +53,12 @@ static int point_cfg(sim_cfg *c, const sim_cfg *base, const val_calib_param *par
         set(c, err, "client.cpu_scale=1") ||
         set(c, err, "client.concurrency=%ld", pt->concurrency) ||
         set(c, err, "client.total=%ld", pt->total) ||
-        set(c, err, "architecture.stub_latency=const(%.9g)", pt->await) ||
+        /* the latency asked: the stand-in's measured await adds the poll's
+         * rounding up to the millisecond while its loop sleeps and its wait
+         * for the loop's other work while it is busy (with a server in
+         * series, most of it); the model makes both (server.timer_*, the
+         * loop's queue), so the measured mean would count them twice */
+        set(c, err, "architecture.stub_latency=const(%.9g)", pt->latency_ms / 1000) ||
         set(c, err, "run.seed=%llu", (unsigned long long)o->seed) ||
         set(c, err, "run.replications=%u", o->reps) || set(c, err, "run.target_ci=0"))
         return err->code;
@@ -169,7 +174,7 @@ int val_http_points(const val_probe_http_result *res, const double *fit_lat, siz
 {
     /* sums per point and phase: throughput (over runs), CPU and requests */
     typedef struct acc {
-        double thr, runs, ccpu, scpu, req, await, awn;
+        double thr, runs, ccpu, scpu, req;
         double ppass, pconn, pidle, pruns; /* the pool, over the runs that measured it */
     } acc;
     size_t n = 0;
@@ -211,17 +216,12 @@ int val_http_points(const val_probe_http_result *res, const double *fit_lat, siz
             x->pidle += r->pool_idle;
             x->pruns += 1;
         }
-        if (r->server_requests > 0 && isfinite(r->server_await)) {
-            x->await += r->server_await * (double)r->server_requests;
-            x->awn += (double)r->server_requests;
-        }
     }
     if (n == 0) {
         free(a);
         return sim_err_set(err, SIM_EINPUT, "the probe measurement has no rows");
     }
     for (size_t k = 0; k < n; k++) {
-        double aw = 0, awn = 0;
         for (int ph = 0; ph < TF_NPHASES; ph++) {
             const acc *x = &a[k * TF_NPHASES + (size_t)ph];
             pts[k].thr[ph] = x->runs > 0 ? x->thr / x->runs : NAN;
@@ -230,13 +230,7 @@ int val_http_points(const val_probe_http_result *res, const double *fit_lat, siz
             pts[k].ppass[ph] = x->pruns > 0 ? x->ppass / x->pruns : NAN;
             pts[k].pconn[ph] = x->pruns > 0 ? x->pconn / x->pruns : NAN;
             pts[k].pidle[ph] = x->pruns > 0 ? x->pidle / x->pruns : NAN;
-            aw += x->await;
-            awn += x->awn;
         }
-        /* the stand-in's await as the server measured it (asyncio.sleep
-         * oversleeps by the loop's lateness); the latency asked for when
-         * nothing was measured */
-        pts[k].await = awn > 0 ? aw / awn : pts[k].latency_ms / 1000;
     }
     free(a);
     *npts = n;

@@ -3,12 +3,15 @@
  * point against it.
  *
  * Role: turns the probe's per-phase figures (throughput, CPU seconds per
- * request of the load generator and of the stand-in server, the backend
- * await the server measured) into the model's client costs (client.cpu and
+ * request of the load generator and of the stand-in server) into the
+ * model's client costs (client.cpu and
  * the connection pool's pass costs, client.pool_*) and the stand-in
  * server's (server.cpu_request): every point (latency, concurrency) is
  * simulated with the stub architecture (architecture.accounting = stub,
- * one await of the measured mean per request) and the fit minimises
+ * one await of the latency asked per request; the model adds what the
+ * stand-in's loop adds to it: the poll's rounding when the loop sleeps,
+ * server.timer_resolution and timer_slack, and the queue when it is busy)
+ * and the fit minimises
  *   sum of squared log errors of the client's and the server's CPU per
  *   request + thr_weight x squared log errors of the phase throughputs
  * over the points with weight 1 (others are reported as held out), with
@@ -38,7 +41,6 @@ typedef struct val_http_point {
     double latency_ms;            /* the stand-in's configured latency */
     long concurrency;
     long total;                   /* requests per phase */
-    double await;                 /* mean backend await the server measured, seconds */
     double thr[TF_NPHASES];       /* measured throughput (NaN: phase absent) */
     double ccpu[TF_NPHASES];      /* client CPU seconds per request */
     double scpu[TF_NPHASES];      /* server CPU seconds per request */

@@ -982,6 +982,7 @@ int val_probe_http_run(const val_probe_http_opts *o, val_probe_http_result *res,
     h->nexpect = (size_t)o->reps * o->nlatency * o->nconcurrency * h->nphases;
     size_t rows0 = res->n;
     res->versions[0] = '\0';
+    res->server_spin = o->server_cpu;
 
     /* OUT.part first: a folder that cannot be written fails before any
      * measurement, and OUT itself is untouched until the end.  An OUT that
@@ -1096,6 +1097,10 @@ int val_probe_http_read_file(FILE *f, const char *name, val_probe_http_result *r
                 c++;
             if (!res->versions[0] && !strncmp(c, "httpx ", 6))
                 snprintf(res->versions, sizeof res->versions, "%s", c);
+            double ms;
+            if (sscanf(c, "server CPU %lf ms per request", &ms) == 1 && ms >= 0 &&
+                ms <= VAL_HTTP_MAX_SERVER_CPU * 1e3)
+                res->server_spin = ms / 1e3;
             continue;
         }
         if (strspn(buf, " \t") == strlen(buf))

@@ -177,6 +177,8 @@ typedef struct val_probe_http_result {
     val_http_row *rows;       /* owned */
     size_t n, cap;
     char versions[512];       /* "httpx 0.23.3, ..., app starlette"; "" when unknown */
+    double server_spin;       /* seconds the stand-in spun per request before its await
+                                 (--server-cpu-ms; its preamble line), 0 without */
 } val_probe_http_result;
 
 void val_probe_http_result_init(val_probe_http_result *r);

@@ -210,20 +210,30 @@ sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m 
 # ... and that client, never fitted to it, against a stand-in that spends
 # 2.5 ms of its loop on each request in series, as TigerFans' server does
 # (`probe http --server-cpu-ms 2.5`, tests/data/probe_http_up_serial.csv,
-# 0 and 2 ms, the same machine), with the model's default server.cpu_split
-# (0.7 of the CPU before the await; the stand-in spins all of it before):
-# every point at 1-50 clients within 15% (32 of 32, worst -14% when
-# written).  At 100 the model misses (the waves at 0 ms -21 and -32%, the
-# windows at 2 ms +17 and +31%); with the stand-in's own split (0.97) 22 of
-# 40 are within (docs/load-generator.md, "Against a server that answers in
-# series").
+# 0 and 2 ms, 1-100 clients, the same machine).  The fit takes the spin
+# from the file (architecture.stub_cpu, before the await) and simulates the
+# latency asked (the loop's lateness is the model's own): 39 of 40 within
+# 15% when written.  With the measured await as the stub's latency and the
+# spin in server.cpu_request (0.7 of it before the await) it was 36 of 40;
+# the spin before the await with the measured await, 24 of 40
+# (docs/load-generator.md, "The stand-in's await").
 expect 0 "the refitted client against a server in series" -- "$TFSIM" fit \
-    tests/data/probe_http_up_serial.csv --config "$tmp/up4.ini" --set server.cpu_request=2.7ms \
-    --iter 0 --reps 2 --format csv
+    tests/data/probe_http_up_serial.csv --config "$tmp/up4.ini" --iter 0 --reps 2 --format csv
 sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m - 1; return d < 0 ? -d : d }
-    NR > 1 { n++; if ($2 <= 50) { h++; if (off($6, $5) > 0.15) bad++ } }
-    END { exit !(n == 40 && h == 32 && bad == 0) }' \
-    && ok || { bad "fit http: a server in series, 1-50 clients within 15%"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
+    NR > 1 { n++; if (off($6, $5) <= 0.15) w++ }
+    END { exit !(n == 40 && w >= 37) }' \
+    && ok || { bad "fit http: a server in series, 37 of 40 within 15%"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
+# With 5 ms of spin (tests/data/probe_http_up_serial_5ms.csv, 50 and 100
+# clients) the windows at 100 stay where the real pool is, the client
+# holding the throughput (91-93/s): the model put them at twice that with
+# the measured await (a server-bound regime, +121 and +69%); 8 of 8 within
+# 15% when written.
+expect 0 "the refitted client against a 5 ms server in series" -- "$TFSIM" fit \
+    tests/data/probe_http_up_serial_5ms.csv --config "$tmp/up4.ini" --iter 0 --reps 2 --format csv
+sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m - 1; return d < 0 ? -d : d }
+    NR > 1 { n++; if (off($6, $5) <= 0.15) w++; if ($2 == 100 && ($3 == "checkout" || $3 == "reserve") && off($6, $5) > 0.15) win++ }
+    END { exit !(n == 8 && w >= 7 && win == 0) }' \
+    && ok || { bad "fit http: a 5 ms server in series, 7 of 8 within 15%, the windows at 100 among them"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
     ;;
 esac
 expect 0 "httpcore 1.0's pool against the Debian probe" -- "$TFSIM" fit tests/data/probe_http_debian12.csv \
