@@ -144,7 +144,7 @@ static const tf_param registry[] = {
        "the next pass, and an arrival's callback wakes its task only for the pass after; "
        "false: one ready queue in arrival order, an arrival's burst at its back (off: no "
        "better on the measurements, docs/load-generator.md \"asyncio's passes\")"},
-     TF_BOOL(client_iters), .live = "false",
+     TF_BOOL(client_passes), .live = "false",
      .source = "CPython 3.11 asyncio base_events.BaseEventLoop._run_once (ntodo = len(_ready) at the start of each pass), selector_events (a readable socket's protocol callback), futures and tasks (set_result wakes the task with call_soon), tasks.sleep(0) (a bare yield)"},
     {{"client", "pool_yields", SIM_CFG_INT, "2", 1, 100, NULL, "turns",
        "client loop turns between a request's pool pass and its claim of the connection "
@@ -220,7 +220,7 @@ static const tf_param registry[] = {
        "each worker's event loop runs asyncio's passes (as client.asyncio_passes); with no "
        "call_soon'd work besides its arrivals (the stand-in server awaiting a timer) the "
        "order is the same as false's"},
-     TF_BOOL(server_iters), .live = "false",
+     TF_BOOL(server_passes), .live = "false",
      .source = "as client.asyncio_passes; off: docs/load-generator.md \"asyncio's passes\""},
     {{"server", "timer_resolution", SIM_CFG_DUR, "1ms", 0, 1, NULL, "s",
        "a timer (the stub's asyncio.sleep) that comes due while its loop sleeps fires when "

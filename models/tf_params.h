@@ -82,7 +82,7 @@ typedef struct tf_params {
     int httpcore016;             /* client.httpcore = 0.16: its pool order and pool lock */
     long send_yields;            /* loop turns between its claim and the request leaving */
     long recv_yields;            /* loop turns between the response arriving and its release */
-    int client_iters;            /* client.asyncio_passes: the loop runs asyncio's iterations */
+    int client_passes;           /* client.asyncio_passes: the loop runs asyncio's passes */
     double keepalive_expiry;     /* an idle client connection closes after this */
     double succeed_rate;         /* webhook payment success */
 
@@ -95,7 +95,7 @@ typedef struct tf_params {
     double crowding;             /* relative step cost growth per live task on the loop */
     double wake_cpu;             /* extra CPU of a burst that finds its loop idle */
     long io_turns;               /* loop turns a backend's reply takes to reach its coroutine */
-    int server_iters;            /* server.asyncio_passes: the loop runs asyncio's iterations */
+    int server_passes;           /* server.asyncio_passes: the loop runs asyncio's passes */
     double timer_resolution;     /* a timer due while its loop sleeps: poll timeout rounded up to it */
     double timer_slack;          /* ... and that much later */
     double cold, cold_tau;       /* code-path warmth: a path's CPU times 1 + cold (1 - e^(-gap/tau)) */

@@ -874,14 +874,14 @@ TF_HOT void step(tfs *T, req *r, int on_loop)
             sim_batcher_submit(&w->tb, &T->s, r, (unsigned)u->arg, tb_done);
             return;
         case TF_U_SLEEP: {
+            /* asyncio.sleep(0) is a bare yield, no timer: with passes the
+             * task's next step waits for the next pass (call_soon), else
+             * for the burst queued at once; a delay arms a timer */
             double x = sim_dist_sample(&p->stub_latency, T->r_tb);
             if (x == 0 && w->lp.passes) {
-                /* asyncio.sleep(0) is a bare yield: the task's next step
-                 * is scheduled for the next pass (call_soon) */
                 on_loop = 0;
                 continue;
             }
-            /* asyncio.sleep(0) yields without a timer; a delay arms one */
             r->timer_late = 0;
             sim_after(&T->s, x, 0, x > 0 ? timer_due : resume, r);
             return;
@@ -1600,7 +1600,7 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     sim_dist_buf_init(&T->client_shape, &p->cpu_shape, T->r_client);
     sim_dist_buf_init(&T->server_shape, &p->cpu_shape, T->r_server);
     sim_dist_buf_init(&T->pg_jitter, &p->pg_jitter, T->r_pg);
-    loop_init(&T->client, T, 0, 0, &T->client_shape, p->client_on_host, p->client_iters);
+    loop_init(&T->client, T, 0, 0, &T->client_shape, p->client_on_host, p->client_passes);
     T->client.at_start = client_at_start;
     T->client.cold = p->client_cold;
     T->client.cold_tau = p->client_cold_tau;
@@ -1624,7 +1624,7 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     assert(T->w && "out of memory");
     for (long i = 0; i < p->workers; i++) {
         worker *w = &T->w[i];
-        loop_init(&w->lp, T, p->crowding, p->wake_cpu, &T->server_shape, 1, p->server_iters);
+        loop_init(&w->lp, T, p->crowding, p->wake_cpu, &T->server_shape, 1, p->server_passes);
         if (p->cold > 0) {
             w->lp.at_start = server_at_start;
             for (int c = 0; c < TF_NPATHS; c++)

@@ -175,6 +175,18 @@ static void test_read_good(void **state)
     assert_int_equal(res.rows[3].concurrency, 2);
     assert_true(res.rows[3].throughput == 176.4960);
     assert_true(res.rows[3].pool_conns == 1.905);
+    assert_true(res.server_spin == 0); /* no --server-cpu-ms line */
+    val_probe_http_result_fini(&res);
+
+    /* a stand-in that spun before its await: the spin from its preamble */
+    p = test_dir_path("spin.csv");
+    test_write_file(p, "# tfsim probe http: python /usr/bin/python3, total 20\n"
+                       "# server CPU 2.5 ms per request, spun in series before the backend await\n"
+                       "# " VERSIONS_TEXT "\n" VAL_HTTP_HEADER "\n" ROW_R1 "\n");
+    val_probe_http_result_init(&res);
+    assert_int_equal(val_probe_http_read(p, &res, &err), SIM_OK);
+    assert_int_equal(res.n, 1);
+    assert_true(fabs(res.server_spin - 2.5e-3) < 1e-15);
     val_probe_http_result_fini(&res);
 
     /* an older probe's file: read, the pool not measured */

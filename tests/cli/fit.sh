@@ -194,19 +194,25 @@ if awk -v c="$cold" 'BEGIN { exit !(c > 0.1) }'; then ok
 else bad "fit http: client.cold from 0 leaves its floor (got '$cold')"; fi
 # the same client on another machine (tests/data/probe_http_up_all_4.csv,
 # 2026-12-06 noon: 25-40% less client CPU per request at 10-50 clients than
-# the files above), its four keys fitted to all 80 points: 74 within 15%
-# when written.  One simplex from the embedded values stopped at objective
+# the files above), its four keys fitted to all 80 points: 76 within 15%
+# when written (74 while the stub awaited the measured await).  One simplex from the embedded values stopped at objective
 # 14.5 with 36 within; the restarts (val_min_run) go on from there.
 # Release build only: the fit runs 170 iterations (over two minutes under ASan).
 case "$TFSIM" in
 */san/*) ;;
 *)
+# within15 N MIN LABEL: the last fit's table (--format csv) has N points
+# and MIN of them or more within 15% in throughput
+within15() {
+    sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, -v want="$1" -v min="$2" \
+        'function off(s, m) { d = s / m - 1; return d < 0 ? -d : d }
+        NR > 1 { n++; if (off($6, $5) <= 0.15) w++ }
+        END { exit !(n == want && w >= min) }' \
+        && ok || { bad "$3"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
+}
 expect 0 "the pinned client refitted on another machine" -- "$TFSIM" fit tests/data/probe_http_up_all_4.csv \
     --reps 2 --format csv --config-out "$tmp/up4.ini"
-sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m - 1; return d < 0 ? -d : d }
-    NR > 1 { n++; if (off($6, $5) <= 0.15) w++ }
-    END { exit !(n == 80 && w >= 70) }' \
-    && ok || { bad "fit http: another machine's probe, 70 of 80 within 15%"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
+within15 80 70 "fit http: another machine's probe, 70 of 80 within 15%"
 # ... and that client, never fitted to it, against a stand-in that spends
 # 2.5 ms of its loop on each request in series, as TigerFans' server does
 # (`probe http --server-cpu-ms 2.5`, tests/data/probe_http_up_serial.csv,
@@ -219,10 +225,7 @@ sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m 
 # (docs/load-generator.md, "The stand-in's await").
 expect 0 "the refitted client against a server in series" -- "$TFSIM" fit \
     tests/data/probe_http_up_serial.csv --config "$tmp/up4.ini" --iter 0 --reps 2 --format csv
-sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m - 1; return d < 0 ? -d : d }
-    NR > 1 { n++; if (off($6, $5) <= 0.15) w++ }
-    END { exit !(n == 40 && w >= 37) }' \
-    && ok || { bad "fit http: a server in series, 37 of 40 within 15%"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
+within15 40 37 "fit http: a server in series, 37 of 40 within 15%"
 # With 5 ms of spin (tests/data/probe_http_up_serial_5ms.csv, 50 and 100
 # clients) the windows at 100 stay where the real pool is, the client
 # holding the throughput (91-93/s): the model put them at twice that with
@@ -230,10 +233,11 @@ sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m 
 # 15% when written.
 expect 0 "the refitted client against a 5 ms server in series" -- "$TFSIM" fit \
     tests/data/probe_http_up_serial_5ms.csv --config "$tmp/up4.ini" --iter 0 --reps 2 --format csv
+within15 8 7 "fit http: a 5 ms server in series, 7 of 8 within 15%"
 sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m - 1; return d < 0 ? -d : d }
-    NR > 1 { n++; if (off($6, $5) <= 0.15) w++; if ($2 == 100 && ($3 == "checkout" || $3 == "reserve") && off($6, $5) > 0.15) win++ }
-    END { exit !(n == 8 && w >= 7 && win == 0) }' \
-    && ok || { bad "fit http: a 5 ms server in series, 7 of 8 within 15%, the windows at 100 among them"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
+    $2 == 100 && ($3 == "checkout" || $3 == "reserve") { n++; if (off($6, $5) > 0.15) miss++ }
+    END { exit !(n == 2 && miss == 0) }' \
+    && ok || bad "fit http: a 5 ms server in series, the windows at 100 within 15%"
     ;;
 esac
 expect 0 "httpcore 1.0's pool against the Debian probe" -- "$TFSIM" fit tests/data/probe_http_debian12.csv \
