@@ -222,6 +222,10 @@ int cli_fit_http(int argc, char **argv)
     if (rc == EXIT_OK) {
         fprintf(stderr, "tfsim fit: %zu points of %s (%s), %zu parameters\n", npts, path,
                 res.versions[0] ? res.versions : "versions unknown", np);
+        if (res.server_spin > 0)
+            fprintf(stderr, "tfsim fit: the stand-in spun %g ms per request before its await "
+                            "(the file's preamble): simulated as architecture.stub_cpu, on top "
+                            "of server.cpu_request (the framework's)\n", res.server_spin * 1e3);
         if (cli_stderr_tty())
             o.progress = progress;
         if ((o.max_iter > 0 && val_http_fit(base, params, np, pts, npts, &o, &fval, &iters, &err)) ||

@@ -226,6 +226,7 @@ within15 80 70 "fit http: another machine's probe, 70 of 80 within 15%"
 expect 0 "the refitted client against a server in series" -- "$TFSIM" fit \
     tests/data/probe_http_up_serial.csv --config "$tmp/up4.ini" --iter 0 --reps 2 --format csv
 within15 40 37 "fit http: a server in series, 37 of 40 within 15%"
+expect_err "the stand-in spun 2.5 ms per request before its await" "fit http: the file's spin is said"
 # With 5 ms of spin (tests/data/probe_http_up_serial_5ms.csv, 50 and 100
 # clients) the windows at 100 stay where the real pool is, the client
 # holding the throughput (91-93/s): the model put them at twice that with
