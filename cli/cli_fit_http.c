@@ -10,6 +10,7 @@
 #include "sim/sim_afile.h"
 #include "sim/sim_cfg.h"
 #include "validate/val_calib.h"
+#include "sim/sim_stats.h"
 #include "validate/val_http.h"
 #include "validate/val_probe_http.h"
 
@@ -46,10 +47,10 @@ static int write_fragment(const char *path, const char *data, const val_calib_pa
     sim_afile a;
     if (sim_afile_open(&a, path, err))
         return err->code;
-    double thr, ccpu, thr_max, ccpu_max;
-    val_http_mape(pts, sims, npts, 1, &thr, &ccpu, &thr_max, &ccpu_max);
+    val_http_errs e;
+    val_http_mape(pts, sims, npts, 1, &e);
     fprintf(a.f, "; fitted by tfsim fit from %s (probe http): client CPU per request MAPE "
-                 "%.1f%%, throughput MAPE %.1f%% over the fitted points\n", data, ccpu, thr);
+                 "%.1f%%, throughput MAPE %.1f%% over the fitted points\n", data, e.ccpu, e.thr);
     /* one section at a time, in the order of first appearance (a config
      * file gives each section once: --fit may list them interleaved) */
     for (size_t i = 0; i < np; i++) {
@@ -247,12 +248,14 @@ int cli_fit_http(int argc, char **argv)
         sim_table_free(tp);
         sim_table_free(tt);
         for (int which = 1; which >= 0 && rc == EXIT_OK; which--) {
-            double thr, ccpu, thr_max, ccpu_max;
-            val_http_mape(pts, sims, npts, which, &thr, &ccpu, &thr_max, &ccpu_max);
-            if (isfinite(thr))
+            val_http_errs e;
+            val_http_mape(pts, sims, npts, which, &e);
+            if (isfinite(e.thr))
                 fprintf(stderr, "tfsim fit: %s points: client CPU per request MAPE %.1f%% (worst "
-                        "%.1f%%), throughput MAPE %.1f%% (worst %.1f%%)\n",
-                        which ? "fitted" : "held-out", ccpu, ccpu_max, thr, thr_max);
+                        "%.1f%%), throughput MAPE %.1f%% (worst %.1f%%), %ld of %ld throughputs "
+                        "within %g%%\n",
+                        which ? "fitted" : "held-out", e.ccpu, e.ccpu_max, e.thr, e.thr_max,
+                        e.within, e.n, SIM_MAPE_WITHIN);
         }
         if (o.max_iter > 0)
             fprintf(stderr, "tfsim fit: %u iterations, objective %.4g\n", iters, fval);

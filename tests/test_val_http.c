@@ -87,13 +87,17 @@ static void test_mape(void **state)
     sims[0].ccpu[0] = 0.8e-3;
     sims[1].thr[0] = 50;
     sims[1].ccpu[0] = 1.5e-3;
-    double thr, ccpu, tmax, cmax;
-    val_http_mape(pts, sims, 2, 1, &thr, &ccpu, &tmax, &cmax);
-    assert_close(thr, 10, 1e-9);
-    assert_close(ccpu, 20, 1e-9);
-    val_http_mape(pts, sims, 2, 0, &thr, &ccpu, &tmax, &cmax);
-    assert_close(thr, 50, 1e-9);
-    assert_close(ccpu, 50, 1e-9);
+    val_http_errs e;
+    val_http_mape(pts, sims, 2, 1, &e);
+    assert_close(e.thr, 10, 1e-9);
+    assert_close(e.ccpu, 20, 1e-9);
+    assert_int_equal(e.n, 1);
+    assert_int_equal(e.within, 1); /* +10% */
+    val_http_mape(pts, sims, 2, 0, &e);
+    assert_close(e.thr, 50, 1e-9);
+    assert_close(e.ccpu, 50, 1e-9);
+    assert_int_equal(e.n, 1);
+    assert_int_equal(e.within, 0); /* -50% */
     sim_table *t = val_http_table(pts, sims, 2);
     assert_int_equal(sim_table_nrows(t), 2);
     assert_true(sim_table_find_col(t, "client_cpu_error_pct") >= 0);

@@ -281,7 +281,7 @@ sim_table *val_http_table(const val_http_point *pts, const val_http_sim *sims, s
 }
 
 void val_http_mape(const val_http_point *pts, const val_http_sim *sims, size_t npts, int which,
-                   double *thr, double *ccpu, double *thr_max, double *ccpu_max)
+                   val_http_errs *e)
 {
     sim_mape mt, mc;
     sim_mape_init(&mt);
@@ -290,14 +290,16 @@ void val_http_mape(const val_http_point *pts, const val_http_sim *sims, size_t n
         if ((pts[k].weight > 0) != (which != 0))
             continue;
         for (int ph = 0; ph < TF_NPHASES; ph++) {
-            if (isfinite(pts[k].thr[ph]))
-                sim_mape_add(&mt, sims[k].thr[ph], pts[k].thr[ph]);
+            if (isfinite(pts[k].thr[ph])) /* no band: only `within` counts */
+                sim_mape_add_range(&mt, sims[k].thr[ph], pts[k].thr[ph], -INFINITY, INFINITY);
             if (isfinite(pts[k].ccpu[ph]))
                 sim_mape_add(&mc, sims[k].ccpu[ph], pts[k].ccpu[ph]);
         }
     }
-    *thr = sim_mape_mean(&mt);
-    *ccpu = sim_mape_mean(&mc);
-    *thr_max = mt.n ? mt.max : NAN;
-    *ccpu_max = mc.n ? mc.max : NAN;
+    e->thr = sim_mape_mean(&mt);
+    e->ccpu = sim_mape_mean(&mc);
+    e->thr_max = mt.n ? mt.max : NAN;
+    e->ccpu_max = mc.n ? mc.max : NAN;
+    e->n = mt.n;
+    e->within = mt.within;
 }

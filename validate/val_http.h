@@ -97,10 +97,17 @@ int val_http_points(const val_probe_http_result *res, const double *fit_lat, siz
  * was fitted.  Owned by the caller (sim_table_free). */
 sim_table *val_http_table(const val_http_point *pts, const val_http_sim *sims, size_t npts);
 
-/* MAPE of throughput and of client CPU per request (%) over the fitted
- * (which = 1) or held-out (which = 0) points; NaN when there are none. */
+/* The errors over a set of points (val_http_mape). */
+typedef struct val_http_errs {
+    double thr, ccpu;          /* MAPE (%) of throughput and of client CPU per request */
+    double thr_max, ccpu_max;  /* their largest absolute errors (%) */
+    long n, within;            /* throughputs compared, and those within SIM_MAPE_WITHIN */
+} val_http_errs;
+
+/* Errors over the fitted (which = 1) or held-out (which = 0) points'
+ * phases; NaN (n = 0) when there are none. */
 void val_http_mape(const val_http_point *pts, const val_http_sim *sims, size_t npts, int which,
-                   double *thr, double *ccpu, double *thr_max, double *ccpu_max);
+                   val_http_errs *e);
 
 /* Fit params (values updated in place) on the weighted points. */
 int val_http_fit(const sim_cfg *base, val_calib_param *params, size_t np,

@@ -202,13 +202,15 @@ case "$TFSIM" in
 */san/*) ;;
 *)
 # within15 N MIN LABEL: the last fit's table (--format csv) has N points
-# and MIN of them or more within 15% in throughput
+# and MIN of them or more within 15% in throughput, as many as its
+# summary on stderr counts ("K of N throughputs within 15%")
 within15() {
-    sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, -v want="$1" -v min="$2" \
+    said=$(sed -n 's/.*fitted points: .*, \([0-9]*\) of \([0-9]*\) throughputs within 15%.*/\1 \2/p' "$tmp/err")
+    sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, -v want="$1" -v min="$2" -v said="$said" \
         'function off(s, m) { d = s / m - 1; return d < 0 ? -d : d }
         NR > 1 { n++; if (off($6, $5) <= 0.15) w++ }
-        END { exit !(n == want && w >= min) }' \
-        && ok || { bad "$3"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
+        END { exit !(n == want && w >= min && said == w " " n) }' \
+        && ok || { bad "$3 (summary: '$said')"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
 }
 expect 0 "the pinned client refitted on another machine" -- "$TFSIM" fit tests/data/probe_http_up_all_4.csv \
     --reps 2 --format csv --config-out "$tmp/up4.ini"
