@@ -54,15 +54,15 @@ static int write_fragment(const char *path, const char *data, const val_calib_pa
     /* one section at a time, in the order of first appearance (a config
      * file gives each section once: --fit may list them interleaved) */
     for (size_t i = 0; i < np; i++) {
-        size_t sl = (size_t)(strchr(params[i].key, '.') - params[i].key) + 1; /* with the dot */
         int first = 1;
         for (size_t j = 0; j < i && first; j++)
-            first = strncmp(params[j].key, params[i].key, sl) != 0;
+            first = !val_calib_same_section(params[j].key, params[i].key);
         if (!first)
             continue;
-        fprintf(a.f, "\n[%.*s]\n", (int)sl - 1, params[i].key);
+        size_t sl = val_calib_section_len(params[i].key);
+        fprintf(a.f, "\n[%.*s]\n", (int)sl, params[i].key);
         for (size_t j = i; j < np; j++) {
-            if (strncmp(params[j].key, params[i].key, sl))
+            if (!val_calib_same_section(params[j].key, params[i].key))
                 continue;
             char val[160];
             if (val_calib_param_text(&params[j], val, sizeof val, err)) {
@@ -72,7 +72,7 @@ static int write_fragment(const char *path, const char *data, const val_calib_pa
             if (!strncmp(params[j].key, "server.", 7))
                 fprintf(a.f, "; the stand-in server's, not TigerFans': a scenario keeps its own\n");
             const char *eq = strchr(val, '='); /* "section.key=value" */
-            fprintf(a.f, "%s = %s\n", params[j].key + sl, eq ? eq + 1 : val);
+            fprintf(a.f, "%s = %s\n", params[j].key + sl + 1, eq ? eq + 1 : val);
         }
     }
     return sim_afile_commit(&a, err);

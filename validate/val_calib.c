@@ -1359,10 +1359,16 @@ static int has_key(const ini_item *its, size_t n, const char *key)
     return 0;
 }
 
-static size_t section_len(const char *key)
+size_t val_calib_section_len(const char *key)
 {
     const char *dot = strrchr(key, '.');
     return dot ? (size_t)(dot - key) : 0;
+}
+
+int val_calib_same_section(const char *a, const char *b)
+{
+    size_t la = val_calib_section_len(a);
+    return la == val_calib_section_len(b) && !strncmp(a, b, la);
 }
 
 size_t val_calib_ini(const val_calibration *c, const char *include, char *buf, size_t len)
@@ -1424,15 +1430,15 @@ size_t val_calib_ini(const val_calibration *c, const char *include, char *buf, s
     /* one section at a time, in the order of first appearance (a file
      * gives each section once) */
     for (size_t i = 0; i < n; i++) {
-        size_t sl = section_len(its[i].key);
         int first = 1;
         for (size_t j = 0; j < i && first; j++)
-            first = !(section_len(its[j].key) == sl && !strncmp(its[j].key, its[i].key, sl));
+            first = !val_calib_same_section(its[j].key, its[i].key);
         if (!first)
             continue;
+        size_t sl = val_calib_section_len(its[i].key);
         PUT("\n[%.*s]\n", (int)sl, its[i].key);
         for (size_t j = i; j < n; j++)
-            if (section_len(its[j].key) == sl && !strncmp(its[j].key, its[i].key, sl))
+            if (val_calib_same_section(its[j].key, its[i].key))
                 PUT("%s = %s\n", its[j].key + sl + 1, its[j].value);
     }
     free(its);

@@ -144,6 +144,13 @@ int val_calib_points(const val_tigerbench *tb, const val_series *ser, const char
  * distribution as its spec scaled to the mean) into buf (len bytes). */
 int val_calib_param_text(const val_calib_param *p, char *buf, size_t len, sim_err *err);
 
+/* A key "section.key": its section's length (up to its last dot; 0 without
+ * one), and whether two keys share a section.  The INI writers (calibrate's
+ * and fit's --config-out) give each section once, in the order of first
+ * appearance. */
+size_t val_calib_section_len(const char *key);
+int val_calib_same_section(const char *a, const char *b);
+
 /* Simulate every point with the base config, the point's state, then the
  * parameter values.  Fills sims[npts]. */
 int val_calib_simulate(const sim_cfg *base, const val_calib_param *params, size_t nparams,
