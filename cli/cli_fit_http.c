@@ -9,8 +9,8 @@
 #include "cli/cli.h"
 #include "sim/sim_afile.h"
 #include "sim/sim_cfg.h"
-#include "validate/val_calib.h"
 #include "sim/sim_stats.h"
+#include "validate/val_calib.h"
 #include "validate/val_http.h"
 #include "validate/val_probe_http.h"
 

@@ -2,7 +2,6 @@
  * operations against a real server (validate/val_probe_*); tfsim probe
  * http: measure the load generator's HTTP layer with the real Python
  * stack (validate/val_probe_http). */
-#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,10 +288,9 @@ static int probe_http(int argc, char **argv)
             o.timeout = d;
         } else if (FLAG("--server-cpu-ms")) {
             NEED();
-            char *end;
-            errno = 0;
-            double x = strtod(v, &end);
-            if (errno || end == v || *end || !(x >= 0 && x <= VAL_HTTP_MAX_SERVER_CPU * 1e3))
+            double x;
+            const char *w;
+            if (sim_parse_double(v, &x, &w) || !(x >= 0 && x <= VAL_HTTP_MAX_SERVER_CPU * 1e3))
                 return cli_usage_error(cmd, "--server-cpu-ms: '%s' is not a number of ms in [0, %g]",
                                        v, VAL_HTTP_MAX_SERVER_CPU * 1e3);
             o.server_cpu = x / 1e3;

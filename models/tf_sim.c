@@ -461,7 +461,7 @@ static void timer_due(sim *s, void *obj)
     req *r = obj;
     const loop *l = &T->w[r->w].lp;
     const double res = T->p->timer_resolution;
-    if (!r->timer_late && !l->busy && !l->in_cont && loop_pending(l) == 0 &&
+    if (!r->timer_late && !l->busy && loop_pending(l) == 0 &&
         (res > 0 || T->p->timer_slack > 0)) {
         double wait = s->now - l->idle_t, fire = s->now + T->p->timer_slack;
         if (res > 0)
