@@ -12,14 +12,19 @@ go to stdout as tfhttp_load.py prints them; after each phase one line goes
 to stderr:
 
   pool: latency_ms=L concurrency=C phase=P passes=N us_per_pass=X
-        gc_us_per_pass=G idle=I conns=O requests=R
+        gc_us_per_pass=G idle=I conns=O requests=R claim_passes=W
 
 passes: the pool's housekeeping passes (as the probe's pool_passes counts
 them); us_per_pass: the timed CPU of the phase's pass methods over those
 passes; idle, conns, requests: means at a pass of the idle and open
-connections and of the requests in the pool's list.  This is what the
-model prices with client.pool_* (docs/load-generator.md, "The pool's
-state").  Run it with the interpreter (and PYTHONPATH) of the httpcore to
+connections and of the requests in the pool's list; claim_passes: the
+mean number of passes between a request's assignment to a connection and
+its check of that connection (its claim: the connection still free, or
+taken by another request it was also assigned to, a retry), over every
+claim ("nan" without one).  This is what the model prices with
+client.pool_* and what its loop turns (client.pool_yields) decide
+(docs/load-generator.md, "The pool's state", "The turns between a pass
+and a claim").  Run it with the interpreter (and PYTHONPATH) of the httpcore to
 measure; exit status as tfhttp_load.py's.
 """
 import asyncio
@@ -54,6 +59,8 @@ class PassClock:
     def reset(self):
         self.cpu = self.gc = 0.0
         self.passes = self.idle = self.conns = self.requests = 0
+        self.assigned = {}  # id(request) -> passes when a pass assigned it a connection
+        self.claims = self.claim_passes = 0
         self.rows = []  # per pass: [conns, idle, requests, queued, cpu at the pass]
 
     def on_gc(self, phase, info):
@@ -81,6 +88,17 @@ class PassClock:
             out.append((r[0], r[1], r[2], r[3], (end - r[4]) * 1e6))
         return out
 
+    def assign(self, request):
+        """A pass gave request a connection (it claims it a few turns later)."""
+        self.assigned[id(request)] = self.passes
+
+    def claim(self, request):
+        """request checked the connection it was given: the passes since."""
+        t = self.assigned.pop(id(request), None)
+        if t is not None:
+            self.claims += 1
+            self.claim_passes += self.passes - t
+
     def timed(self, fn):
         """fn(*a) as a synchronous call, its CPU added to the sum."""
         def wrapper(*a, **k):
@@ -106,9 +124,41 @@ class PassClock:
         return wrapper
 
 
+def install_claims(clock, cp):
+    """Count the passes between each assignment and its claim: 1.x's
+    AsyncPoolRequest (0.16's RequestStatus) records the assignment and a
+    retry's clearing, the HTTP/1.1 connection's request headers (sent right
+    after a successful state check) the other claims."""
+    from httpcore._async import http11
+    holder = getattr(cp, "AsyncPoolRequest", None)
+    names = ("assign_to_connection", "clear_connection")
+    if holder is None:
+        holder, names = getattr(cp, "RequestStatus", None), ("set_connection", "unset_connection")
+    headers = getattr(http11.AsyncHTTP11Connection, "_send_request_headers", None)
+    if holder is None or headers is None or not all(hasattr(holder, n) for n in names):
+        return
+    set_conn, unset_conn = getattr(holder, names[0]), getattr(holder, names[1])
+
+    def set_counted(self, *a, **k):
+        clock.assign(self.request)
+        return set_conn(self, *a, **k)
+
+    def unset_counted(self, *a, **k):  # ConnectionNotAvailable: a failed claim
+        clock.claim(self.request)
+        return unset_conn(self, *a, **k)
+
+    async def headers_counted(self, request, *a, **k):
+        clock.claim(request)
+        return await headers(self, request, *a, **k)
+    setattr(holder, names[0], set_counted)
+    setattr(holder, names[1], unset_counted)
+    http11.AsyncHTTP11Connection._send_request_headers = headers_counted
+
+
 def install(clock):
     """Wrap the installed httpcore's pass methods; False if it has none."""
     from httpcore._async import connection_pool as cp
+    install_claims(clock, cp)
     pool = cp.AsyncConnectionPool
     assign = getattr(pool, "_assign_requests_to_connections", None)
     if assign is not None:  # 1.x
@@ -188,7 +238,9 @@ def main() -> int:
         print(f"pool: latency_ms={lat} concurrency={conc} phase={phase} passes={clock.passes} "
               f"us_per_pass={clock.cpu / n * 1e6:.1f} gc_us_per_pass={clock.gc / n * 1e6:.1f} "
               f"idle={clock.idle / n:.2f} conns={clock.conns / n:.2f} "
-              f"requests={clock.requests / n:.2f}", file=sys.stderr, flush=True)
+              f"requests={clock.requests / n:.2f} claim_passes="
+              f"{clock.claim_passes / clock.claims if clock.claims else float('nan'):.2f}",
+              file=sys.stderr, flush=True)
         nonlocal passes_csv
         if passes_csv is not None:
             try:

@@ -2,15 +2,17 @@
 # pool's pass methods timed.  With Debian's httpcore 0.16 at concurrency 1
 # and 20 requests: 40 housekeeping passes (a start and a close each), the
 # one connection open and idle at all but the first (39/40), one request
-# in the pool at a start and none at a close, a positive CPU per pass; the
-# probe's own CSV row unchanged on stdout.
+# in the pool at a start and none at a close, a positive CPU per pass, no
+# other pass between a request's assignment and its claim (claim_passes
+# 0.00; "nan" when no claim was counted); the probe's own CSV row
+# unchanged on stdout.
 if /usr/bin/python3 -c 'import httpx, httpcore, uvicorn, starlette' 2>/dev/null; then
     mkdir -p "$tmp/pp"
     expect 0 "pool_pass_cpu (real, tiny)" -- env TMPDIR="$tmp/pp" /usr/bin/python3 scripts/pool_pass_cpu.py \
         --latency-ms 0 --concurrency 1 --total 20 --phases reserve
     line=$(grep '^pool: ' "$tmp/err")
     case "$line" in
-        "pool: latency_ms=0 concurrency=1 phase=reserve passes=40 us_per_pass="*" idle=0.97"*" conns=0.97"*" requests=0.50") ok ;;
+        "pool: latency_ms=0 concurrency=1 phase=reserve passes=40 us_per_pass="*" idle=0.97"*" conns=0.97"*" requests=0.50 claim_passes=0.00") ok ;;
         *) bad "pool_pass_cpu: stderr line '$line'" ;;
     esac
     echo "$line" | sed 's/.* us_per_pass=\([0-9.]*\) .*/\1/' | awk '{ exit !($1 > 0 && $1 < 100000) }' \
