@@ -128,7 +128,9 @@ def install_claims(clock, cp):
     """Count the passes between each assignment and its claim: 1.x's
     AsyncPoolRequest (0.16's RequestStatus) records the assignment and a
     retry's clearing, the HTTP/1.1 connection's request headers (sent right
-    after a successful state check) the other claims."""
+    after a successful state check; for a new connection, after its
+    connect) the other claims.  The assignment's record runs inside the
+    timed pass: a dict store, well under a microsecond of us_per_pass."""
     from httpcore._async import http11
     holder = getattr(cp, "AsyncPoolRequest", None)
     names = ("assign_to_connection", "clear_connection")
