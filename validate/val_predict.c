@@ -747,9 +747,7 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
                     "host); for a run with Redis on the same few cores as the rest (TigerFans' "
                     "Makefile on a 2-core machine) add --set host.redis_on_host=true --set "
                     "host.redis_cores=1.3 (what Redis's threads got on a 2-core VM): with "
-                    "io-threads 4 the webhook can fall at concurrency 8-20 (docs/redis-io-threads.md); "
-                    "on the live series of TigerFans run that way it lowered the forward error in "
-                    "most fits (docs/live-tigerfans.md, \"Redis on the host's cores, six series\")");
+                    "io-threads 4 the webhook can fall at concurrency 8-20 (docs/redis-io-threads.md)");
     }
     /* 2 */
     if (own_fit(o, p, ta, 0.75, 0.85, err))
