@@ -16,8 +16,8 @@ const char cmd_predict_usage[] =
     "usage: tfsim predict --tigerbench FILE --baseline ARCH --target ARCH\n"
     "                     [--config CALIBRATED.ini] [--calibrate] [--reps N] [--seed N]\n"
     "                     [--rows0 N] [--set S.K=V]... [--jobs N] [--db FILE]\n"
-    "                     [--client auto|config|debian12] [--iter N] [--refit-shared]\n"
-    "                     [--format text|csv|json]\n"
+    "                     [--client auto|config|debian12] [--iter N] [--fits N]\n"
+    "                     [--refit-shared] [--format text|csv|json]\n"
     "\n"
     "Predict the per-phase throughput of the TARGET architecture at every\n"
     "concurrency measured for the BASELINE, from (a) the model calibrated on the\n"
@@ -38,6 +38,13 @@ const char cmd_predict_usage[] =
     "configs/tigerfans/client_debian12.ini, embedded), keeping the one whose\n"
     "fit is closer; config: the config's only; debian12: Debian's only.\n"
     "--iter N: simplex iterations of a baseline fit (default 150).\n"
+    "--fits N (default 3, at most 16): a baseline fitted (or stored) is fitted\n"
+    "N times, from the seeds --seed, --seed + 1, ..., each with the client the\n"
+    "first kept, and every point is the mean of the N predictions: a fit ends\n"
+    "where its seed's noise lets it, and the mean of three was closer than one\n"
+    "on each of six live series (docs/calibration.md, \"Fits from several\n"
+    "seeds\"); N times the fitting time; --fits 1 for one.  A given baseline\n"
+    "(--config, the shipped calibration) has one fit.\n"
     "(b) The target's light-load timings fix the demands of its components that\n"
     "the baseline's calibration did not fit under load, as the seed's Amdahl\n"
     "table swaps only the component that changes: TigerBeetle's batch latency,\n"
@@ -71,7 +78,9 @@ const char cmd_predict_usage[] =
     "a note names those points) and, when FILE holds the target's measured\n"
     "throughput, measured,measured_min,measured_max (the mean of its repetitions,\n"
     "their least and greatest),error_pct and the Amdahl-style scaling of the\n"
-    "baseline (amdahl,amdahl_error_pct), before holds_rows; the MAPE of both goes\n"
+    "baseline (amdahl,amdahl_error_pct), before holds_rows; with more than one\n"
+    "fit, fit_low,fit_high after band_high (the fits' least and greatest\n"
+    "prediction); the MAPE of both goes\n"
     "to stderr (stdout in text), with the points within 15% and, of the others,\n"
     "how many lie outside their repetitions' range (misses the measurement's own\n"
     "spread does not cover; a point measured once has no spread, its miss counts\n"
@@ -137,6 +146,12 @@ int cmd_predict(int argc, char **argv)
                 goto done;
             }
             ca.run.fit_opts.max_iter = (unsigned)n;
+        } else if (!strcmp(a, "--fits")) {
+            if (cli_parse_long(cmd, a, v, 1, VAL_PREDICT_MAX_FITS, &n)) {
+                rc = EXIT_INPUT;
+                goto done;
+            }
+            o.fits = (unsigned)n;
         } else if (!strcmp(a, "--reps")) {
             if (cli_parse_long(cmd, a, v, 2, 100000, &n)) {
                 rc = EXIT_INPUT;

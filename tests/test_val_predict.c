@@ -477,6 +477,7 @@ static void test_band_is_the_self_prediction(void **state)
     /* 12 concurrencies x 4 phases measured, pg_pg.ini's values for the
      * registry's fitted keys */
     assert_int_equal(p->base_n, 48);
+    assert_int_equal(p->fits, 1); /* a given baseline: one fit, whatever opts.fits says */
     assert_true(p->base.np >= 1 && (long)p->base.np < p->base_n);
     assert_true(p->band == VAL_PREDICT_BAND_Z * p->base_rms *
                                sqrt(48.0 / (double)(48 - (long)p->base.np)));
@@ -498,6 +499,86 @@ static void test_band_is_the_self_prediction(void **state)
     sim_table_free(t);
     val_predict_fini(p);
     free(p);
+}
+
+/* pg_pg at concurrency 1 and 10, and every row of the other
+ * architectures (their light-load timings). */
+static int pg_pg_low_and_targets(char **f)
+{
+    return !(!strcmp(f[3], "pg") && !strcmp(f[4], "pg")) || pg_pg_low(f);
+}
+
+/* A prediction from a quick fit of pg_pg (seed, fits), the client
+ * 1.0's; p: caller storage (val_predict_fini). */
+static void predict_fitted(const char *file, uint64_t seed, unsigned fits, val_prediction *p)
+{
+    val_predict_opts o;
+    val_predict_opts_init(&o);
+    quick(&o.base, file);
+    o.base.fit_opts.seed = seed;
+    o.target = "tb_redis";
+    o.reps = 2;
+    o.client = VAL_PREDICT_CLIENT_CONFIG;
+    o.fits = fits;
+    sim_err err;
+    sim_err_clear(&err);
+    if (val_predict_run(&o, p, &err))
+        fail_msg("%s", err.msg);
+}
+
+/* An ensemble of two fits (step 7) is the mean of the two one-fit
+ * predictions from its seeds, to the bit: every point's throughput and
+ * busy shares, the baseline's simulated points the band is scored on;
+ * fit_low..fit_high their least and greatest; the objectives are theirs.
+ * The two seeds' fits differ (else the test would prove nothing). */
+static void test_fits_are_averaged(void **state)
+{
+    (void)state;
+    const char *file = filtered("low_targets.csv", pg_pg_low_and_targets, NULL);
+    val_prediction *e = calloc(1, sizeof *e), *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    predict_fitted(file, 5, 2, e);
+    predict_fitted(file, 5, 1, a);
+    predict_fitted(file, 6, 1, b);
+    assert_int_equal(e->fits, 2);
+    assert_int_equal(a->fits, 1);
+    assert_true(e->fit_obj[0] == a->base.objective && e->fit_obj[1] == b->base.objective);
+    assert_int_equal(e->n, a->n);
+    assert_true(e->n >= 2);
+    int differ = 0;
+    for (size_t i = 0; i < e->n; i++)
+        for (int ph = 0; ph < TF_NPHASES; ph++) {
+            double x = a->pts[i].thr[ph], y = b->pts[i].thr[ph];
+            differ |= x != y;
+            assert_true(e->pts[i].thr[ph] == (x + y) / 2);
+            assert_true(e->pts[i].fit_lo[ph] == fmin(x, y) && e->pts[i].fit_hi[ph] == fmax(x, y));
+            assert_true(a->pts[i].fit_lo[ph] == x && a->pts[i].fit_hi[ph] == x);
+            for (int l = 0; l < 2; l++)
+                assert_true(e->pts[i].busy[l][ph] ==
+                            (a->pts[i].busy[l][ph] + b->pts[i].busy[l][ph]) / 2);
+        }
+    assert_true(differ);
+    for (size_t k = 0; k < e->base.npts; k++)
+        for (int ph = 0; ph < TF_NPHASES; ph++)
+            if (!isnan(a->base_thr[k][ph]))
+                assert_true(e->base_thr[k][ph] == (a->base_thr[k][ph] + b->base_thr[k][ph]) / 2);
+    int said = 0;
+    for (size_t i = 0; i < e->nnotes; i++)
+        said |= strstr(e->notes[i], "2 fits from seeds 5-6") != NULL;
+    assert_true(said);
+    sim_table *t = sim_table_new("predict");
+    val_predict_table(e, t);
+    assert_true(sim_table_find_col(t, "fit_low") >= 0 && sim_table_find_col(t, "fit_high") >= 0);
+    sim_table_free(t);
+    t = sim_table_new("predict");
+    val_predict_table(a, t);
+    assert_true(sim_table_find_col(t, "fit_low") < 0);
+    sim_table_free(t);
+    val_predict_fini(e);
+    val_predict_fini(a);
+    val_predict_fini(b);
+    free(e);
+    free(a);
+    free(b);
 }
 
 static void test_clients_close(void **state)
@@ -523,6 +604,7 @@ int main(void)
         cmocka_unit_test(test_jobs_do_not_matter), cmocka_unit_test(test_light_start),
         cmocka_unit_test(test_hold_gives_the_state), cmocka_unit_test(test_shared_keeps_the_baseline),
         cmocka_unit_test(test_clients_close), cmocka_unit_test(test_band_is_the_self_prediction),
+        cmocka_unit_test(test_fits_are_averaged),
     };
     return cmocka_run_group_tests_name("val_predict", tests, test_dir_setup, NULL);
 }

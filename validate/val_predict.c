@@ -24,6 +24,7 @@ void val_predict_opts_init(val_predict_opts *o)
     val_calib_run_opts_init(&o->base);
     o->reps = 10;
     o->mape_from = 5;
+    o->fits = VAL_PREDICT_FITS;
 }
 
 static const char *const client_names[] = {"auto", "config", "debian12"};
@@ -62,7 +63,8 @@ const char *val_predict_source_name(int source)
 
 static void note(val_prediction *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int held_points(const val_prediction *p, int server, char *buf, size_t len);
-static int band(const val_predict_opts *o, val_prediction *p, sim_err *err);
+static int band_sim(const val_predict_opts *o, val_prediction *p, sim_err *err);
+static void band_score(val_prediction *p);
 
 /* The band around a prediction x: x (1 -+ p->band), the low end at least 0
  * (NaN without a band or a prediction). */
@@ -583,7 +585,9 @@ static void describe_own(val_prediction *p, const val_tigerbench_arch *ta)
     }
 }
 
-int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
+/* Steps 1-4 and the band's simulation for one fit (o's seed) into p
+ * (caller storage, val_predict_fini). */
+static int predict_one(const val_predict_opts *o, val_prediction *p, sim_err *err)
 {
     memset(p, 0, sizeof *p);
     for (int i = 0; i < TF_NKINDS; i++)
@@ -822,10 +826,22 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
     free(sims);
     if (rc)
         return rc;
+    /* 6: the baseline simulated as the target is (scored in finish) */
+    return band_sim(o, p, err);
+}
+
+/* Steps 5-6 scored and the notes that follow from the points (the mean
+ * of the fits' with an ensemble): errors and Amdahl-style scaling, the
+ * band from base_thr, the points a loop holds. */
+static void finish(val_prediction *p)
+{
+    const val_calibration *b = &p->base;
+    const val_tigerbench_arch *ba = val_tigerbench_find(b->tb, b->arch), *ta = target_arch(p);
+    assert(ba && ta); /* predict_one checked both */
     /* 5 */
     for (int ph = 0; ph < TF_NPHASES; ph++) {
         double sp = p->c0 > 0 ? amdahl_speedup(ba, ta, ph, p->c0) : NAN;
-        for (size_t i = 0; i < nl; i++) {
+        for (size_t i = 0; i < p->n; i++) {
             val_predict_point *pp = &p->pts[i];
             const val_tigerbench_phase *bph = val_tigerbench_phase_get(ba, tf_phase_names[ph],
                                                                        pp->concurrency);
@@ -837,9 +853,8 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
         }
     }
     /* 6: the band, and the measured points in it */
-    if (band(o, p, err))
-        return err->code;
-    for (size_t i = 0; i < nl && !isnan(p->band); i++)
+    band_score(p);
+    for (size_t i = 0; i < p->n && !isnan(p->band); i++)
         for (int ph = 0; ph < TF_NPHASES; ph++) {
             const val_predict_point *pp = &p->pts[i];
             double lo, hi, m = pp->meas[ph];
@@ -891,17 +906,151 @@ int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
                  l ? "the server" : "the load generator", 100 * VAL_PREDICT_HELD,
                  l ? "server" : "client", held);
     }
+}
+
+/* Step 7: fits 1..nf-1 from the seeds after o's (each with the client
+ * the first fit kept) added into p, which holds fit 0; every point's
+ * throughput, busy shares and the baseline's simulated points become the
+ * means, the CI half-width that of a mean of independent estimates,
+ * fit_lo..fit_hi the least and greatest. */
+static int ensemble(const val_predict_opts *o, val_prediction *p, unsigned nf, sim_err *err)
+{
+    val_prediction *q = malloc(sizeof *q);
+    assert(q);
+    double (*h2)[TF_NPHASES] = calloc(p->n, sizeof *h2);
+    assert(h2);
+    for (size_t i = 0; i < p->n; i++)
+        for (int ph = 0; ph < TF_NPHASES; ph++) {
+            val_predict_point *pp = &p->pts[i];
+            pp->fit_lo[ph] = pp->fit_hi[ph] = pp->thr[ph];
+            h2[i][ph] = pp->half[ph] * pp->half[ph];
+        }
+    p->fit_obj[0] = p->base.objective;
+    int rc = SIM_OK;
+    for (unsigned f = 1; f < nf && rc == SIM_OK; f++) {
+        val_predict_opts of = *o;
+        of.base.fit_opts.seed = o->base.fit_opts.seed + f;
+        of.client = p->client_debian12 ? VAL_PREDICT_CLIENT_DEBIAN12 : VAL_PREDICT_CLIENT_CONFIG;
+        slice sl;
+        with_slice(&of.base.fit_opts, &sl, &o->base.fit_opts, (double)f / nf,
+                   (double)(f + 1) / nf);
+        rc = predict_one(&of, q, err);
+        if (rc == SIM_OK) {
+            assert(q->n == p->n && q->base.npts == p->base.npts);
+            p->fit_obj[f] = q->base.objective;
+            for (size_t i = 0; i < p->n; i++)
+                for (int ph = 0; ph < TF_NPHASES; ph++) {
+                    val_predict_point *pp = &p->pts[i];
+                    const val_predict_point *qp = &q->pts[i];
+                    assert(qp->concurrency == pp->concurrency);
+                    pp->thr[ph] += qp->thr[ph];
+                    pp->fit_lo[ph] = fmin(pp->fit_lo[ph], qp->thr[ph]);
+                    pp->fit_hi[ph] = fmax(pp->fit_hi[ph], qp->thr[ph]);
+                    h2[i][ph] += qp->half[ph] * qp->half[ph];
+                    for (int l = 0; l < 2; l++)
+                        pp->busy[l][ph] += qp->busy[l][ph];
+                }
+            for (size_t k = 0; k < p->base.npts; k++)
+                for (int ph = 0; ph < TF_NPHASES; ph++)
+                    p->base_thr[k][ph] += q->base_thr[k][ph];
+            if (q->base.save_status && !p->base.save_status) {
+                p->base.save_status = q->base.save_status;
+                p->base.save_err = q->base.save_err;
+            }
+        }
+        val_predict_fini(q);
+    }
+    free(q);
+    for (size_t i = 0; i < p->n && rc == SIM_OK; i++)
+        for (int ph = 0; ph < TF_NPHASES; ph++) {
+            val_predict_point *pp = &p->pts[i];
+            pp->thr[ph] /= nf;
+            pp->half[ph] = sqrt(h2[i][ph]) / nf;
+            for (int l = 0; l < 2; l++)
+                pp->busy[l][ph] /= nf;
+        }
+    for (size_t k = 0; k < p->base.npts && rc == SIM_OK; k++)
+        for (int ph = 0; ph < TF_NPHASES; ph++)
+            p->base_thr[k][ph] /= nf;
+    free(h2);
+    return rc;
+}
+
+int val_predict_run(const val_predict_opts *o, val_prediction *p, sim_err *err)
+{
+    unsigned nf = o->fits ? o->fits : 1;
+    assert(nf <= VAL_PREDICT_MAX_FITS);
+    val_predict_opts o0 = *o;
+    slice sl;
+    if (nf > 1)
+        with_slice(&o0.base.fit_opts, &sl, &o->base.fit_opts, 0, 1.0 / nf);
+    int rc = predict_one(&o0, p, err);
+    p->base.fit_opts = o->base.fit_opts; /* the slice lives on this stack */
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < p->n; i++)
+        for (int ph = 0; ph < TF_NPHASES; ph++)
+            p->pts[i].fit_lo[ph] = p->pts[i].fit_hi[ph] = p->pts[i].thr[ph];
+    p->fits = 1;
+    if (nf > 1 && p->source != VAL_PREDICT_FITTED && p->source != VAL_PREDICT_CACHED) {
+        note(p, "one fit, not %u: the baseline's values are given (%s), and --fits averages "
+                "fits of the baseline from several seeds", nf, val_predict_source_name(p->source));
+    } else if (nf > 1) {
+        rc = ensemble(o, p, nf, err);
+        if (rc)
+            return rc;
+        p->fits = nf;
+        char objs[160] = "";
+        for (unsigned f = 0; f < nf; f++)
+            snprintf(objs + strlen(objs), sizeof objs - strlen(objs), "%s%.3g", f ? ", " : "",
+                     p->fit_obj[f]);
+        note(p, "baseline %s: %u fits from seeds %llu-%llu (objectives %s), each with the load "
+                "generator the first kept; every point is the mean of their predictions, "
+                "fit_low..fit_high their least and greatest: a wide spread is a split of the "
+                "costs the baseline's throughputs do not fix", p->base.arch, nf,
+             (unsigned long long)o->base.fit_opts.seed,
+             (unsigned long long)(o->base.fit_opts.seed + nf - 1), objs);
+    }
+    finish(p);
     return SIM_OK;
 }
 
-/* Step 6: the baseline's points simulated at its calibration as the target
- * is (reps replications), their errors against its measured throughputs:
- * base_mape, base_rms (a fraction) and the worst point, over the points at
- * concurrency >= mape_from (all of them when none is that high); band, the
- * half-width.  No band (NaN, and nothing simulated) when the baseline has
- * no more throughputs than fitted values; NaN also when no error could be
- * measured. */
-static int band(const val_predict_opts *o, val_prediction *p, sim_err *err)
+/* Step 6, the simulation: the baseline's points at its calibration as the
+ * target is (reps replications) into p->base_thr (NaN where not
+ * simulated), and base_n, the measured throughputs the values were (or
+ * could have been) fitted to.  Nothing is simulated when the baseline has
+ * no more throughputs than fitted values: their errors would say nothing
+ * of a point the fit did not see. */
+static int band_sim(const val_predict_opts *o, val_prediction *p, sim_err *err)
+{
+    const val_calibration *b = &p->base;
+    for (size_t k = 0; k < VAL_CALIB_MAX_POINTS; k++)
+        for (int ph = 0; ph < TF_NPHASES; ph++)
+            p->base_thr[k][ph] = NAN;
+    p->base_n = 0;
+    for (size_t k = 0; k < b->npts; k++)
+        for (int ph = 0; ph < TF_NPHASES; ph++)
+            p->base_n += isfinite(b->pts[k].thr[ph]) && b->pts[k].thr[ph] > 0;
+    if (p->base_n <= (long)b->np)
+        return SIM_OK;
+    val_calib_sim *sims = calloc(b->npts, sizeof *sims);
+    assert(sims);
+    val_calib_opts so = o->base.fit_opts;
+    so.reps = p->reps;
+    int rc = val_calib_simulate(b->cfg, b->params, b->np, b->pts, b->npts, &so, sims, err);
+    for (size_t k = 0; k < b->npts && rc == SIM_OK; k++)
+        for (int ph = 0; ph < TF_NPHASES; ph++)
+            p->base_thr[k][ph] = sims[k].thr[ph];
+    free(sims);
+    return rc;
+}
+
+/* Step 6, the score: base_thr's errors against the baseline's measured
+ * throughputs, base_mape, base_rms (a fraction) and the worst point, over
+ * the points at concurrency >= mape_from (all of them when none is that
+ * high); band, the half-width.  No band (NaN) without a simulation
+ * (band_sim) or when no error could be measured. */
+static void band_score(val_prediction *p)
 {
     const val_calibration *b = &p->base;
     sim_mape_init(&p->base_mape);
@@ -909,19 +1058,8 @@ static int band(const val_predict_opts *o, val_prediction *p, sim_err *err)
     p->base_worst_phase = -1;
     p->base_worst_c = 0;
     p->base_worst_err = NAN;
-    /* the degrees of freedom: every measured throughput the values were
-     * (or could have been) fitted to, less the values */
-    p->base_n = 0;
-    for (size_t k = 0; k < b->npts; k++)
-        for (int ph = 0; ph < TF_NPHASES; ph++)
-            p->base_n += isfinite(b->pts[k].thr[ph]) && b->pts[k].thr[ph] > 0;
     if (p->base_n <= (long)b->np)
-        return SIM_OK; /* its errors would say nothing of a point it did not see */
-    val_calib_sim *sims = calloc(b->npts, sizeof *sims);
-    assert(sims);
-    val_calib_opts so = o->base.fit_opts;
-    so.reps = p->reps;
-    int rc = val_calib_simulate(b->cfg, b->params, b->np, b->pts, b->npts, &so, sims, err);
+        return;
     long from = p->mape_from;
     int any = 0;
     for (size_t k = 0; k < b->npts; k++)
@@ -930,11 +1068,11 @@ static int band(const val_predict_opts *o, val_prediction *p, sim_err *err)
         from = LONG_MIN;
     p->base_from = any ? from : 0;
     double ss = 0;
-    for (size_t k = 0; k < b->npts && rc == SIM_OK; k++) {
+    for (size_t k = 0; k < b->npts; k++) {
         if (b->pts[k].concurrency < from)
             continue;
         for (int ph = 0; ph < TF_NPHASES; ph++) {
-            double e = sim_mape_add(&p->base_mape, sims[k].thr[ph], b->pts[k].thr[ph]);
+            double e = sim_mape_add(&p->base_mape, p->base_thr[k][ph], b->pts[k].thr[ph]);
             if (isnan(e))
                 continue;
             ss += e * e;
@@ -949,8 +1087,6 @@ static int band(const val_predict_opts *o, val_prediction *p, sim_err *err)
         p->base_rms = sqrt(ss / (double)p->base_mape.n) / 100;
     p->band = VAL_PREDICT_BAND_Z * p->base_rms *
               sqrt((double)p->base_n / (double)(p->base_n - (long)b->np));
-    free(sims);
-    return rc;
 }
 
 /* The points where the load generator's loop (server = 0) or the server's
@@ -1007,6 +1143,11 @@ void val_predict_table(const val_prediction *p, sim_table *t)
     int cx = sim_table_col(t, "throughput", "%.1f"), clo = sim_table_col(t, "ci_low", "%.1f");
     int chi = sim_table_col(t, "ci_high", "%.1f");
     int cbl = sim_table_col(t, "band_low", "%.1f"), cbh = sim_table_col(t, "band_high", "%.1f");
+    int cfl = -1, cfh = -1;
+    if (p->fits > 1) {
+        cfl = sim_table_col(t, "fit_low", "%.1f");
+        cfh = sim_table_col(t, "fit_high", "%.1f");
+    }
     int cm = -1, cml = -1, cmh = -1, ce = -1, ca = -1, cae = -1;
     if (any) {
         cm = sim_table_col(t, "measured", "%.1f");
@@ -1036,6 +1177,10 @@ void val_predict_table(const val_prediction *p, sim_table *t)
             band_bounds(p, x, &lo, &hi);
             sim_table_num(t, cbl, lo); /* NaN: an empty cell */
             sim_table_num(t, cbh, hi);
+            if (p->fits > 1) {
+                sim_table_num(t, cfl, pp->fit_lo[ph]);
+                sim_table_num(t, cfh, pp->fit_hi[ph]);
+            }
             if (any && !isnan(pp->meas[ph])) {
                 sim_table_num(t, cm, pp->meas[ph]);
                 sim_table_num(t, cml, pp->meas_lo[ph]);

@@ -47,13 +47,22 @@
  *  6. The band: the baseline's own points simulated at its calibration as
  *     the target is (reps replications), their errors against its measured
  *     throughputs (VAL_PREDICT_BAND_Z, with the fit's degrees of freedom).
+ *  7. An ensemble (fits > 1, a baseline fitted or stored): steps 1-6 again
+ *     from the seeds seed + 1, ..., seed + fits - 1, each with the load
+ *     generator the first kept; every point is the mean of the fits'
+ *     predictions (fit_lo..fit_hi: their least and greatest), the band
+ *     and the errors are those of the means.  A fit's simplex ends where
+ *     its seed's noise lets it, and the baseline's throughputs fix the sum
+ *     of the costs more than their split (docs/calibration.md, "Fits from
+ *     several seeds"): the mean of three fits' predictions was closer on
+ *     six live series out of six.
  * Every assumption is a line in notes.
  *
  * Ownership: val_prediction owns its calibrations (val_predict_fini, also
  * after a failure); options borrowed.  Cost: the baseline's fit when there
  * is one (see val_calib), the light-load fit (tens of evaluations of one
  * point), then twice concurrencies x reps simulations (the target's and the
- * baseline's points), on jobs threads.
+ * baseline's points), on jobs threads; all of it once per fit.
  */
 #ifndef VAL_PREDICT_H
 #define VAL_PREDICT_H
@@ -67,6 +76,9 @@
 
 #define VAL_PREDICT_MAX_NOTES 48
 #define VAL_PREDICT_NOTE_LEN 400
+/* Baseline fits of an ensemble (step 7): the default, and the most. */
+#define VAL_PREDICT_FITS 3
+#define VAL_PREDICT_MAX_FITS 16
 
 typedef struct val_predict_opts {
     val_calib_run_opts base;   /* file, baseline (base.arch), config, overrides, series,
@@ -79,6 +91,8 @@ typedef struct val_predict_opts {
     int client;                /* enum val_predict_client */
     int refit_shared;          /* 1: fit the components the baseline shares from the
                                   target's light-load timings too (step 2) */
+    unsigned fits;             /* baseline fits averaged (step 7), 1..VAL_PREDICT_MAX_FITS;
+                                  one when the baseline is given (--config, shipped) */
 } val_predict_opts;
 
 /* The load generator the baseline is fitted with.  AUTO: when the baseline
@@ -123,7 +137,7 @@ double val_predict_clients_close(double obj_config, double obj_debian12);
 int val_predict_client_parse(const char *name);
 
 /* The defaults (one place): val_calib_run_opts_init, 10 replications,
- * MAPE from concurrency 5. */
+ * MAPE from concurrency 5, VAL_PREDICT_FITS fits. */
 void val_predict_opts_init(val_predict_opts *o);
 
 enum val_predict_source {
@@ -138,6 +152,8 @@ typedef struct val_predict_point {
     double holds_rows, goodies;
     int how;                                   /* enum val_series_how */
     double thr[TF_NPHASES], half[TF_NPHASES];  /* simulated, CI half-width */
+    double fit_lo[TF_NPHASES], fit_hi[TF_NPHASES]; /* the fits' least and greatest thr (one
+                                                      fit: thr) */
     double busy[2][TF_NPHASES];  /* busy shares: [0] client's loop, [1] server's (val_calib_sim) */
     double meas[TF_NPHASES];                   /* target measured (NaN: not in the file) */
     double meas_lo[TF_NPHASES], meas_hi[TF_NPHASES]; /* its repetitions' least and greatest */
@@ -166,6 +182,11 @@ typedef struct val_prediction {
     val_predict_point pts[VAL_CALIB_MAX_POINTS];
     size_t n;
     unsigned reps;
+    unsigned fits;                 /* baseline fits averaged (step 7) */
+    double fit_obj[VAL_PREDICT_MAX_FITS]; /* their objectives (fit 0: base.objective) */
+    /* the baseline's points simulated at its calibration (step 6; the mean
+     * over the fits), [k][phase] for base.pts[k]; NaN: not simulated */
+    double base_thr[VAL_CALIB_MAX_POINTS][TF_NPHASES];
     sim_mape mape_sim, mape_amdahl; /* over the points at concurrency >= mape_from (mape_sim
                                        also counts them within 15% and beyond the
                                        repetitions' range) */
@@ -198,7 +219,8 @@ void val_predict_fini(val_prediction *p);
 
 /* One row per phase and concurrency: phase, concurrency, throughput,
  * ci_low, ci_high, band_low, band_high (throughput x (1 -+ band), the low
- * end at least 0; empty without a band), holds_rows
+ * end at least 0; empty without a band), with more than one fit fit_low,
+ * fit_high (the fits' least and greatest), holds_rows
  * (empty when the target accounts in TigerBeetle: no holds table), and
  * when the file has the target's throughput: measured, error_pct, amdahl,
  * amdahl_error_pct. */

@@ -55,7 +55,7 @@ case "$TFSIM" in
 # --calibrate with --config fits from the config's values (it used to take
 # them as the calibration and fit nothing)
 expect 0 "predict --config --calibrate" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
-    --target tb_redis --reps 2 --format csv --config configs/tigerfans/client_debian12.ini --calibrate
+    --target tb_redis --reps 2 --format csv --config configs/tigerfans/client_debian12.ini --calibrate --fits 1
 expect_err "baseline pg_pg: fitted from $data now" "predict --config --calibrate fits"
 # no band when the baseline has no more throughputs than fitted values
 # (concurrency 1 only: 4 throughputs): the columns empty, a note says why
@@ -96,7 +96,7 @@ expect 0 "simulate pg_pg with Debian's client" -- "$TFSIM" calibrate --tigerbenc
 subset "$tmp/out" "$tmp/deb_synth.csv"
 subset - "$tmp/upstream_sub.csv"
 expect 0 "predict --client auto, Debian-made data" -- "$TFSIM" predict --tigerbench "$tmp/deb_synth.csv" \
-    --baseline pg_pg --target tb_redis --reps 2 --iter 25 --format csv
+    --baseline pg_pg --target tb_redis --reps 2 --iter 25 --fits 1 --format csv
 expect_err "with Debian 12's httpx 0.23 / httpcore 0.16 (the client of configs/tigerfans/client_debian12.ini), objective [0-9.e-]*: Debian's kept" \
     "predict --client auto picks Debian's client for data it made"
 expect_err "httpcore 0.16 (Debian 12's python3-httpx 0.23.3), as configs/tigerfans/client_debian12.ini (embedded) sets it" \
@@ -107,10 +107,30 @@ expect_err "baseline pg_pg has no operation timings in $tmp/deb_synth.csv: the f
     "predict says the baseline has no timings"
 if grep -q "the two fits are within" "$tmp/err"; then bad "predict calls fits 9x apart close"; else ok; fi
 expect 0 "predict --client auto, upstream data" -- "$TFSIM" predict --tigerbench "$tmp/upstream_sub.csv" \
-    --baseline pg_pg --target tb_redis --reps 2 --iter 25 --format csv
+    --baseline pg_pg --target tb_redis --reps 2 --iter 25 --fits 1 --format csv
 expect_err "objective [0-9.e-]*: 1.0's kept" "predict --client auto keeps 1.0's client for TigerBench's data"
 expect_err "baseline pg_pg has no operation timings in" "predict says the upstream subset has no timings"
 if grep -q "the two fits are within" "$tmp/err"; then bad "predict calls fits 7x apart close"; else ok; fi
+# --fits 2: the baseline fitted from two seeds (the second with the client
+# the first kept), each point the mean, fit_low..fit_high around it; a
+# given baseline has one fit and says so
+expect 0 "predict --fits 2" -- "$TFSIM" predict --tigerbench "$tmp/upstream_sub.csv" \
+    --baseline pg_pg --target tb_redis --reps 2 --iter 10 --fits 2 --seed 4 --format csv
+expect_out "^phase,concurrency,throughput,ci_low,ci_high,band_low,band_high,fit_low,fit_high,holds_rows,client_busy,server_busy$" \
+    "predict --fits 2: fit_low, fit_high after the band"
+expect_err "baseline pg_pg: 2 fits from seeds 4-5 (objectives [0-9.e-]*, [0-9.e-]*), each with the load generator the first kept" \
+    "predict --fits 2 names the seeds and objectives"
+awk -F, 'NR > 1 && !($8 <= $3 + 1e-9 && $3 <= $9 + 1e-9) { bad = 1 } NR > 1 && $8 < $9 { spread = 1 }
+    END { exit bad || !spread }' "$tmp/out" && ok || bad "predict --fits 2: each mean inside fit_low..fit_high, some spread"
+expect 0 "predict --fits 3 with a given baseline" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
+    --target tb_redis --reps 2 --fits 3 --config configs/tigerfans/pg_pg.ini --format csv
+expect_err "one fit, not 3: the baseline's values are given (the config given)" "predict --fits with --config: one fit"
+expect_out "^phase,concurrency,throughput,ci_low,ci_high,band_low,band_high,holds_rows," "predict, one fit: no fit_low column"
+for bad_fits in 0 17 x; do
+    expect 2 "predict --fits $bad_fits" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
+        --target tb_redis --fits $bad_fits
+    expect_err "--fits: expected an integer in 1..16" "predict names a bad --fits ($bad_fits)"
+done
     ;;
 esac
 expect 2 "predict --client bad" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target tb_redis \
