@@ -29,14 +29,15 @@ expect_err() {
 expect_out() {
     if grep -q -- "$1" "$tmp/out"; then ok; else bad "$2: stdout lacks '$1'"; head -5 "$tmp/out" | sed 's/^/    /'; fi
 }
-# expect_live_predict FILE KEPT MAX LABEL: tfsim predict pg_pg -> pg_redis on
-# the live TigerFans series FILE (60 simplex iterations: the suite stays
-# short), checking that the baseline fit keeps the client KEPT ("Debian's"
-# or "1.0's") and that the forward MAPE over concurrency 5-100 is under MAX
+# expect_live_predict FILE KEPT MAX LABEL [FITS]: tfsim predict pg_pg ->
+# pg_redis on the live TigerFans series FILE (60 simplex iterations: the
+# suite stays short; FITS fits, predict's default when not given),
+# checking that the baseline fit keeps the client KEPT ("Debian's" or
+# "1.0's") and that the forward MAPE over concurrency 5-100 is under MAX
 # percent (the run is deterministic).
 expect_live_predict() {
     expect 0 "$4" -- "$TFSIM" predict --tigerbench "$1" --baseline pg_pg --target pg_redis \
-        --iter 60 --format csv
+        --iter 60 ${5:+--fits $5} --format csv
     expect_err "objective [0-9.e-]*: $2 kept" "$4: keeps $2 client"
     m=$(sed -n 's/^MAPE at concurrency >= 5: simulation \([0-9.]*\)%.*/\1/p' "$tmp/err")
     if [ -n "$m" ] && awk -v m="$m" -v x="$3" 'BEGIN { exit !(m < x) }'; then ok

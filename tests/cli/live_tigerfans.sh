@@ -13,6 +13,6 @@
 case "$TFSIM" in
 */san/*) ;;
 *)
-    expect_live_predict tests/data/live_debian12.csv "Debian's" 10 "predict pg_redis from live pg_pg"
+    expect_live_predict tests/data/live_debian12.csv "Debian's" 10 "predict pg_redis from live pg_pg" 1
     ;;
 esac

@@ -11,6 +11,6 @@
 case "$TFSIM" in
 */san/*) ;;
 *)
-    expect_live_predict tests/data/live_debian12_c.csv "Debian's" 10 "predict pg_redis from the third live pg_pg"
+    expect_live_predict tests/data/live_debian12_c.csv "Debian's" 10 "predict pg_redis from the third live pg_pg" 1
     ;;
 esac
