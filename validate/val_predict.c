@@ -919,12 +919,9 @@ static int ensemble(const val_predict_opts *o, val_prediction *p, unsigned nf, s
     assert(q);
     double (*h2)[TF_NPHASES] = calloc(p->n, sizeof *h2);
     assert(h2);
-    for (size_t i = 0; i < p->n; i++)
-        for (int ph = 0; ph < TF_NPHASES; ph++) {
-            val_predict_point *pp = &p->pts[i];
-            pp->fit_lo[ph] = pp->fit_hi[ph] = pp->thr[ph];
-            h2[i][ph] = pp->half[ph] * pp->half[ph];
-        }
+    for (size_t i = 0; i < p->n; i++) /* fit_lo, fit_hi start at fit 0's thr (the caller) */
+        for (int ph = 0; ph < TF_NPHASES; ph++)
+            h2[i][ph] = p->pts[i].half[ph] * p->pts[i].half[ph];
     p->fit_obj[0] = p->base.objective;
     int rc = SIM_OK;
     for (unsigned f = 1; f < nf && rc == SIM_OK; f++) {
