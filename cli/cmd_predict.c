@@ -197,7 +197,11 @@ int cmd_predict(int argc, char **argv)
         fprintf(nf, "note: %s\n", p->notes[i]);
     sim_table *t = sim_table_new(NULL);
     val_predict_table(p, t);
-    if (ca.fmt == SIM_FMT_TEXT)
+    if (ca.fmt == SIM_FMT_TEXT && p->fits > 1)
+        printf("\nprediction of %s from %s, the mean of %u fits (the first: %s), %u "
+               "replications per point\n\n", p->target, p->base.arch, p->fits,
+               val_predict_source_name(p->source), p->reps);
+    else if (ca.fmt == SIM_FMT_TEXT)
         printf("\nprediction of %s from %s (%s), %u replications per point\n\n", p->target,
                p->base.arch, val_predict_source_name(p->source), p->reps);
     if (sim_table_print(t, ca.fmt, stdout))

@@ -126,6 +126,10 @@ expect 0 "predict --fits 3 with a given baseline" -- "$TFSIM" predict --tigerben
     --target tb_redis --reps 2 --fits 3 --config configs/tigerfans/pg_pg.ini --format csv
 expect_err "one fit, not 3: the baseline's values are given (the config given)" "predict --fits with --config: one fit"
 expect_out "^phase,concurrency,throughput,ci_low,ci_high,band_low,band_high,holds_rows," "predict, one fit: no fit_low column"
+expect 0 "predict --fits 2, text" -- "$TFSIM" predict --tigerbench "$tmp/upstream_sub.csv" \
+    --baseline pg_pg --target tb_redis --reps 2 --iter 10 --fits 2 --seed 4
+expect_out "^prediction of tb_redis from pg_pg, the mean of 2 fits (the first: fitted now), 2 replications per point$" \
+    "predict --fits 2, text: the title says the mean"
 for bad_fits in 0 17 x; do
     expect 2 "predict --fits $bad_fits" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
         --target tb_redis --fits $bad_fits
