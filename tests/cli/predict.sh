@@ -115,7 +115,7 @@ if grep -q "the two fits are within" "$tmp/err"; then bad "predict calls fits 7x
 # the first kept), each point the mean, fit_low..fit_high around it; a
 # given baseline has one fit and says so
 expect 0 "predict --fits 2" -- "$TFSIM" predict --tigerbench "$tmp/upstream_sub.csv" \
-    --baseline pg_pg --target tb_redis --reps 2 --iter 10 --fits 2 --seed 4 --format csv
+    --baseline pg_pg --target tb_redis --reps 2 --iter 10 --fits 2 --seed 4 --db "$tmp/fits.db" --format csv
 expect_out "^phase,concurrency,throughput,ci_low,ci_high,band_low,band_high,fit_low,fit_high,holds_rows,client_busy,server_busy$" \
     "predict --fits 2: fit_low, fit_high after the band"
 expect_err "baseline pg_pg: 2 fits from seeds 4-5 (objectives [0-9.e-]*, [0-9.e-]*), each with the load generator the first kept" \
@@ -126,10 +126,12 @@ expect 0 "predict --fits 3 with a given baseline" -- "$TFSIM" predict --tigerben
     --target tb_redis --reps 2 --fits 3 --config configs/tigerfans/pg_pg.ini --format csv
 expect_err "one fit, not 3: the baseline's values are given (the config given)" "predict --fits with --config: one fit"
 expect_out "^phase,concurrency,throughput,ci_low,ci_high,band_low,band_high,holds_rows," "predict, one fit: no fit_low column"
+# the same again, in text: both fits read back from --db
 expect 0 "predict --fits 2, text" -- "$TFSIM" predict --tigerbench "$tmp/upstream_sub.csv" \
-    --baseline pg_pg --target tb_redis --reps 2 --iter 10 --fits 2 --seed 4
-expect_out "^prediction of tb_redis from pg_pg, the mean of 2 fits (the first: fitted now), 2 replications per point$" \
+    --baseline pg_pg --target tb_redis --reps 2 --iter 10 --fits 2 --seed 4 --db "$tmp/fits.db"
+expect_out "^prediction of tb_redis from pg_pg, the mean of 2 fits (the first: a stored fit), 2 replications per point$" \
     "predict --fits 2, text: the title says the mean"
+expect_out "^note: baseline pg_pg: the fit stored for these data" "predict --fits 2, text: the fits read from --db"
 for bad_fits in 0 17 x; do
     expect 2 "predict --fits $bad_fits" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
         --target tb_redis --fits $bad_fits
