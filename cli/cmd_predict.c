@@ -41,10 +41,11 @@ const char cmd_predict_usage[] =
     "--fits N (default 3, at most 16): a baseline fitted (or stored) is fitted\n"
     "N times, from the seeds --seed, --seed + 1, ..., each with the client the\n"
     "first kept, and every point is the mean of the N predictions: a fit ends\n"
-    "where its seed's noise lets it, and the mean of three was closer than one\n"
-    "on each of six live series (docs/calibration.md, \"Fits from several\n"
-    "seeds\"); N times the fitting time; --fits 1 for one.  A given baseline\n"
-    "(--config, the shipped calibration) has one fit.\n"
+    "where its seed's noise lets it, and the mean of three was closer than the\n"
+    "seeds' own predictions on each of twelve live series (docs/calibration.md,\n"
+    "\"Fits from several seeds\"); three take about twice one's time (the\n"
+    "first tries both clients); --fits 1 for one.  A given baseline (--config,\n"
+    "the shipped calibration) has one fit.\n"
     "(b) The target's light-load timings fix the demands of its components that\n"
     "the baseline's calibration did not fit under load, as the seed's Amdahl\n"
     "table swaps only the component that changes: TigerBeetle's batch latency,\n"
@@ -197,13 +198,16 @@ int cmd_predict(int argc, char **argv)
         fprintf(nf, "note: %s\n", p->notes[i]);
     sim_table *t = sim_table_new(NULL);
     val_predict_table(p, t);
-    if (ca.fmt == SIM_FMT_TEXT && p->fits > 1)
-        printf("\nprediction of %s from %s, the mean of %u fits (the first: %s), %u "
-               "replications per point\n\n", p->target, p->base.arch, p->fits,
-               val_predict_source_name(p->source), p->reps);
-    else if (ca.fmt == SIM_FMT_TEXT)
-        printf("\nprediction of %s from %s (%s), %u replications per point\n\n", p->target,
-               p->base.arch, val_predict_source_name(p->source), p->reps);
+    if (ca.fmt == SIM_FMT_TEXT) {
+        char how[128];
+        if (p->fits > 1)
+            snprintf(how, sizeof how, ", the mean of %u fits (the first: %s)", p->fits,
+                     val_predict_source_name(p->source));
+        else
+            snprintf(how, sizeof how, " (%s)", val_predict_source_name(p->source));
+        printf("\nprediction of %s from %s%s, %u replications per point\n\n", p->target,
+               p->base.arch, how, p->reps);
+    }
     if (sim_table_print(t, ca.fmt, stdout))
         rc = EXIT_FAIL;
     fflush(stdout);

@@ -54,8 +54,8 @@
  *     and the errors are those of the means.  A fit's simplex ends where
  *     its seed's noise lets it, and the baseline's throughputs fix the sum
  *     of the costs more than their split (docs/calibration.md, "Fits from
- *     several seeds"): the mean of three fits' predictions was closer on
- *     six live series out of six.
+ *     several seeds"): the mean of three fits' predictions was closer
+ *     than the seeds' own on twelve live series of twelve.
  * Every assumption is a line in notes.
  *
  * Ownership: val_prediction owns its calibrations (val_predict_fini, also
