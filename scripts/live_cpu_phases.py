@@ -18,6 +18,13 @@ httpx client, as `python3 -m bench.load_phases` runs them.
 Appends one row per phase to --csv (header when the file is new):
 arch,concurrency,phase,requests,ok,walltime,throughput,client_ms,server_ms,
 postgres_ms,redis_ms (CPU milliseconds per successful request).
+--pool-stats FILE also counts the load generator's httpcore pool at every
+pass (validate/http/tfhttp_load.py's PoolStats: the hook tfsim probe http
+uses) and appends arch,concurrency,phase,pool_passes,pool_conns,pool_idle,
+pool_queued to FILE (passes per request; mean connections open and idle,
+and requests waiting for a connection, at a pass: httpcore 1.x only, 0 on
+0.16);
+the hook's own CPU is taken out of client_ms.
 Exit status 2 on bad arguments or a process that cannot be read.
 """
 import argparse
@@ -86,35 +93,47 @@ def sample(server_pid):
     }
 
 
-async def run(args, lp):
+async def run(args, lp, pool=None):
     base = args.base
     rows = []
+    pool_rows = []
 
     def record(phase, summary, before, t0):
         after = sample(args.server_pid)
         ok = max(summary.ok, 1)
+        if pool is not None:  # the hook's own CPU is not the load generator's
+            after["client"] -= pool.cpu
+            n = max(pool.passes, 1)
+            pool_rows.append([args.arch, args.concurrency, phase,
+                              "%.3f" % (pool.passes / ok), "%.2f" % (pool.conns / n),
+                              "%.2f" % (pool.idle / n), "%.2f" % (pool.queued / n)])
         rows.append([args.arch, args.concurrency, phase, summary.total, summary.ok,
                      "%.6f" % summary.wall_time, "%.4f" % summary.throughput] +
                     ["%.4f" % (1e3 * (after[k] - before[k]) / ok)
                      for k in ("client", "server", "postgres", "redis")])
 
-    b = sample(args.server_pid)
+    def start():
+        if pool is not None:
+            pool.reset()
+        return sample(args.server_pid)
+
+    b = start()
     t0 = time.perf_counter()
     sessions, s = await lp.phase_checkout(base, args.total, args.concurrency)
     record("checkout", s, b, t0)
-    b = sample(args.server_pid)
+    b = start()
     _, s = await lp.phase_webhook(base=base, sessions=sessions, concurrency=args.concurrency,
                                   mode="direct", succeed_rate=1.0,
                                   mock_webhook_url=base + "/payments/webhook",
                                   mock_secret=args.secret)
     record("webhook", s, b, t0)
-    b = sample(args.server_pid)
+    b = start()
     acc, s = await lp.phase_accounting_reserve(base, args.total, args.concurrency)
     record("reserve", s, b, t0)
-    b = sample(args.server_pid)
+    b = start()
     _, s = await lp.phase_accounting_commit(base=base, sessions=acc, conc=args.concurrency)
     record("commit", s, b, t0)
-    return rows
+    return rows, pool_rows
 
 
 def main():
@@ -127,6 +146,8 @@ def main():
     ap.add_argument("--base", default="http://127.0.0.1:8000")
     ap.add_argument("--secret", default="supersecret")
     ap.add_argument("--csv", required=True)
+    ap.add_argument("--pool-stats", metavar="FILE",
+                    help="also count the client's httpcore pool at every pass into FILE")
     args = ap.parse_args()
     if args.concurrency < 1 or args.total < 1:
         print("live_cpu_phases: --concurrency and --total must be at least 1", file=sys.stderr)
@@ -138,7 +159,19 @@ def main():
         sys.exit(2)
     sys.path.insert(0, args.app)
     import bench.load_phases as lp  # TigerBench's phases, from the checkout
-    rows = asyncio.run(run(args, lp))
+    pool = None
+    if args.pool_stats:
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                        "..", "validate", "http"))
+        import tfhttp_load  # the probe's pool hook, one place for both
+        pool = tfhttp_load.PoolStats()
+        pool.install()
+        if not pool.hooked:
+            print("live_cpu_phases: --pool-stats: this httpcore has neither pool pass "
+                  "(_assign_requests_to_connections, _close_expired_connections)",
+                  file=sys.stderr)
+            sys.exit(2)
+    rows, pool_rows = asyncio.run(run(args, lp, pool))
     new = not os.path.exists(args.csv)
     with open(args.csv, "a") as f:
         if new:
@@ -146,6 +179,13 @@ def main():
                     "server_ms,postgres_ms,redis_ms\n")
         for r in rows:
             f.write(",".join(str(x) for x in r) + "\n")
+    if pool is not None:
+        new = not os.path.exists(args.pool_stats)
+        with open(args.pool_stats, "a") as f:
+            if new:
+                f.write("arch,concurrency,phase,pool_passes,pool_conns,pool_idle,pool_queued\n")
+            for r in pool_rows:
+                f.write(",".join(str(x) for x in r) + "\n")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ tests/data/live_cpu_phases_p.csv; it was a throw-away shell loop).
   python3 scripts/live_cpu_sweep.py --app /path/to/tigerfans --arch pg_pg \\
       --concurrency 1,20,50,100 --csv out.csv \\
       --database-url postgresql+asyncpg://USER@/DB?host=SOCKDIR&port=PORT \\
-      --redis-url unix:///path/to/redis.sock [--total N] [--python PY]
+      --redis-url unix:///path/to/redis.sock [--total N] [--python PY] \\
+      [--pool-stats POOL.csv]
 
 For each concurrency in turn: `PY -m uvicorn tigerfans.server:app
 --workers=1 --no-access-log` in the checkout, with the KEY=VALUE lines of
@@ -15,8 +16,9 @@ tigerfans_live.py's stand-ins for the modules PY lacks on PYTHONPATH (before
 the caller's, so that a pinned httpx there reaches the server and the
 driver alike); once it answers on 127.0.0.1:8000 (within 30 s),
 scripts/live_cpu_phases.py runs TigerBench's four phases against it and
-appends their rows to --csv (labelled pg_pg or pg_redis); then the server
-stops.  ARCH is an env file suffix: pg_pg or redis_pg.
+appends their rows to --csv (labelled pg_pg or pg_redis; with --pool-stats
+the load generator's pool at its passes to POOL.csv as well); then the
+server stops.  ARCH is an env file suffix: pg_pg or redis_pg.
 
 Exit status: 0 done; 1 a server or a run failed (the rows written before
 stay in --csv); 2 bad arguments or a missing env file.
@@ -71,6 +73,8 @@ def main(argv=None):
     ap.add_argument("--redis-url", required=True)
     ap.add_argument("--total", type=int, default=1000)
     ap.add_argument("--python", default=sys.executable)
+    ap.add_argument("--pool-stats", metavar="FILE",
+                    help="live_cpu_phases.py --pool-stats: the client's pool at its passes")
     try:
         a = ap.parse_args(argv)
         conc = tigerfans_live.parse_list("concurrency", a.concurrency, int)
@@ -114,7 +118,8 @@ def main(argv=None):
                     return 1
                 r = subprocess.run([a.python, os.path.join(HERE, "live_cpu_phases.py"), "--app",
                                     a.app, "--server-pid", str(srv.pid), "--arch", LABEL[a.arch],
-                                    "--concurrency", str(c), "--total", str(a.total), "--csv", a.csv],
+                                    "--concurrency", str(c), "--total", str(a.total), "--csv", a.csv]
+                                   + (["--pool-stats", a.pool_stats] if a.pool_stats else []),
                                    env=env, stdout=sys.stderr)
                 if r.returncode != 0:
                     print(f"live_cpu_sweep: the run at concurrency {c} failed (status "

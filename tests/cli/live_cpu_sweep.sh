@@ -22,6 +22,12 @@ class Summary:
         self.total = self.ok = n
         self.errors, self.wall_time, self.throughput = 0, 0.5, n / 0.5
 async def phase_checkout(base, total, conc):
+    import os
+    if os.environ.get("STANDIN_REQUESTS"):  # real requests through httpx's pool
+        import httpx
+        async with httpx.AsyncClient(base_url=base) as client:
+            for _ in range(int(os.environ["STANDIN_REQUESTS"])):
+                (await client.get("/")).raise_for_status()
     return list(range(total)), Summary(total)
 async def phase_webhook(base, sessions, concurrency, mode, succeed_rate, mock_webhook_url, mock_secret):
     return sessions, Summary(len(sessions))
@@ -49,6 +55,22 @@ if "$py" -c 'import uvicorn' 2>/dev/null; then
     if [ "$(sort -u "$tmp/started.txt")" = "pg redis 10 postgresql+asyncpg://u@/db" ] &&
         [ "$(wc -l <"$tmp/started.txt")" -eq 2 ]; then ok
     else bad "live_cpu_sweep: two servers, each with the env file's settings"; sed 's/^/    /' "$tmp/started.txt"; fi
+    # --pool-stats: the client's pool counted at its passes, per phase; the
+    # checkout stand-in sends 5 requests one after another through httpx
+    # (a pass at each start and each close: 2 per request, on one
+    # connection, idle at every pass but the first), the others none
+    if "$py" -c 'import httpx' 2>/dev/null; then
+        STANDIN_REQUESTS=5 expect 0 "live_cpu_sweep --pool-stats" -- "$py" scripts/live_cpu_sweep.py \
+            --app "$a" --arch redis_pg --concurrency 3 --total 5 --csv "$tmp/sweep2.csv" \
+            --pool-stats "$tmp/pool.csv" --database-url x --redis-url y
+        if [ "$(head -1 "$tmp/pool.csv")" = "arch,concurrency,phase,pool_passes,pool_conns,pool_idle,pool_queued" ] &&
+            awk -F, 'NR == 2 && $1 == "pg_redis" && $2 == 3 && $3 == "checkout" && $4 >= 1.5 && $4 <= 2.5 &&
+                         $5 > 0.5 && $5 <= 1 && $6 > 0.3 && $6 <= $5 { c++ }
+                     NR > 2 && $4 == 0 { c++ } END { exit c != 4 || NR != 5 }' "$tmp/pool.csv"; then ok
+        else bad "live_cpu_sweep --pool-stats: the checkout's passes, none elsewhere"; sed 's/^/    /' "$tmp/pool.csv"; fi
+    else
+        echo "NOTE: live_cpu_sweep: $py has no httpx (python3-httpx): --pool-stats is not run"
+    fi
 else
     echo "NOTE: live_cpu_sweep: $py has no uvicorn (python3-uvicorn): the sweep itself is not run"
 fi

@@ -120,18 +120,20 @@ class PoolStats:
         self.passes = 0
         self.conns = 0
         self.idle = 0
+        self.queued = 0
         self.cpu = 0.0
         self.hooked = False
 
     def reset(self):
-        self.passes = self.conns = self.idle = 0
+        self.passes = self.conns = self.idle = self.queued = 0
         self.cpu = 0.0
 
-    def count(self, conns):
+    def count(self, conns, requests=()):
         t0 = time.process_time()
         self.passes += 1
         self.conns += len(conns)
         self.idle += sum(1 for c in conns if c.is_idle())
+        self.queued += sum(1 for r in requests if r.is_queued())
         self.cpu += time.process_time() - t0
 
     def install(self):
@@ -147,7 +149,7 @@ class PoolStats:
         orig10 = getattr(pool, "_assign_requests_to_connections", None)
         if orig10 is not None:
             def assign(self_, *a, **k):
-                stats.count(getattr(self_, "_connections", ()))
+                stats.count(getattr(self_, "_connections", ()), getattr(self_, "_requests", ()))
                 return orig10(self_, *a, **k)
             pool._assign_requests_to_connections = assign
             self.hooked = True
