@@ -29,7 +29,8 @@ static char *dupstr(const char *s)
     return d;
 }
 
-/* Append row r of src to dst (same columns, in the same order). */
+/* Append row r of src to dst (dst's first columns are src's, in the same
+ * order; any others stay empty). */
 static void copy_row(sim_table *dst, const sim_table *src, int r)
 {
     sim_table_row(dst);
@@ -1646,16 +1647,7 @@ static sim_table *copy_with(const sim_table *t, const char *const *names, int n,
     for (int k = 0; k < n; k++)
         idx[k] = sim_table_col(o, names[k], NULL);
     for (int r = 0; r < sim_table_nrows(t); r++) {
-        sim_table_row(o);
-        for (int c = 0; c < sim_table_ncols(t); c++) {
-            double v;
-            const char *str = NULL;
-            int kind = sim_table_cell(t, r, c, &v, &str);
-            if (kind == 1)
-                sim_table_num(o, c, v);
-            else if (kind == 2)
-                sim_table_str(o, c, str);
-        }
+        copy_row(o, t, r);
         double v[8];
         for (int k = 0; k < n; k++)
             v[k] = NAN;

@@ -115,3 +115,19 @@ void sim_afile_abort(sim_afile *a)
         unlink(a->tmp);
     clear(a);
 }
+
+int sim_afile_write_all(int fd, const void *p, size_t n)
+{
+    const char *b = p;
+    while (n > 0) {
+        ssize_t w = write(fd, b, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        b += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}

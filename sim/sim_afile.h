@@ -48,4 +48,10 @@ int sim_afile_commit(sim_afile *a, sim_err *err);
 /* Give up: close and remove the temporary file (path untouched). */
 void sim_afile_abort(sim_afile *a);
 
+/* Write all n bytes at p (borrowed) to the file descriptor fd, retrying
+ * after a signal and after short writes: for writers that keep their own
+ * descriptor (the probes' rows, appended as they come).  0, or -1 with
+ * errno set by write(2). */
+int sim_afile_write_all(int fd, const void *p, size_t n);
+
 #endif

@@ -2,7 +2,10 @@
 #include "tests/test_util.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sim/sim_afile.h"
@@ -124,11 +127,63 @@ static void test_failures(void **state)
     assert_int_equal(nfiles(), 0);
 }
 
+/* sim_afile_write_all: every byte reaches the file, across a pipe whose
+ * reader takes what it can (short writes are the writer's to finish), and
+ * a descriptor that cannot be written reports -1 with errno. */
+static void test_write_all(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "%s", test_tmpdir());
+    enum { N = 200000 }; /* over a pipe's 64 KiB: the writer blocks and resumes */
+    char *src = malloc(N), *got = malloc(N);
+    assert_non_null(src);
+    assert_non_null(got);
+    for (int i = 0; i < N; i++)
+        src[i] = (char)('a' + i % 26);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) { /* the writer */
+        close(fds[0]);
+        _exit(sim_afile_write_all(fds[1], src, N) == 0 ? 0 : 1);
+    }
+    close(fds[1]);
+    size_t have = 0;
+    ssize_t r;
+    while ((r = read(fds[0], got + have, N - have)) > 0)
+        have += (size_t)r;
+    close(fds[0]);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_int_equal(have, N);
+    assert_memory_equal(got, src, N);
+    /* a file, two pieces appended */
+    const char *p = path_of("w.txt");
+    int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(sim_afile_write_all(fd, "head,", 5), 0);
+    assert_int_equal(sim_afile_write_all(fd, "tail\n", 5), 0);
+    close(fd);
+    char *text = slurp(p);
+    assert_string_equal(text, "head,tail\n");
+    free(text);
+    unlink(p);
+    /* a closed descriptor */
+    errno = 0;
+    assert_int_equal(sim_afile_write_all(fd, "x", 1), -1);
+    assert_int_equal(errno, EBADF);
+    free(src);
+    free(got);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_commit_and_abort),
         cmocka_unit_test(test_failures),
+        cmocka_unit_test(test_write_all),
     };
     return cmocka_run_group_tests_name("sim_afile", tests, NULL, NULL);
 }

@@ -445,21 +445,6 @@ static double mono(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 static int fail(hrun *h, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static int fail(hrun *h, int code, const char *fmt, ...)
@@ -492,7 +477,7 @@ static int write_file(const char *path, const unsigned char *data, size_t n)
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0)
         return -1;
-    int bad = write_all(fd, (const char *)data, n);
+    int bad = sim_afile_write_all(fd, (const char *)data, n);
     if (close(fd) != 0)
         bad = -1;
     return bad;
@@ -596,7 +581,7 @@ static int write_preamble(hrun *h)
     fprintf(m, "%s\n", VAL_HTTP_HEADER);
     int bad = fclose(m) != 0;
     if (!bad)
-        bad = write_all(h->out_fd, buf, len);
+        bad = sim_afile_write_all(h->out_fd, buf, len);
     free(buf);
     if (bad)
         return fail(h, SIM_EFAIL, "%s: write failed: %s", h->part, strerror(errno));
@@ -727,7 +712,7 @@ static void on_out_line(hrun *h, const char *line, int overflow)
     char buf[VAL_HTTP_MAX_LINE + 2];
     int n = snprintf(buf, sizeof buf, "%s\n", line);
     assert(n > 0 && (size_t)n < sizeof buf);
-    if (write_all(h->out_fd, buf, (size_t)n))
+    if (sim_afile_write_all(h->out_fd, buf, (size_t)n))
         return (void)fail(h, SIM_EFAIL, "%s: write failed: %s", h->part, strerror(errno));
     result_add(h->res, &row);
     if (h->o->progress)

@@ -12,6 +12,8 @@
 
 #include <csv.h>
 
+#include "sim/sim_afile.h"
+
 #include "sim/sim_cfg.h"
 
 int val_samples_op_ok(const char *name)
@@ -45,21 +47,6 @@ struct val_samples_writer {
     size_t notes_len;
 };
 
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 val_samples_writer *val_samples_create(const char *path, sim_err *err)
 {
     struct stat st;
@@ -89,7 +76,7 @@ static int start(val_samples_writer *w)
     static const char header[] = VAL_SAMPLES_HEADER "\n";
     if (w->regular && ftruncate(w->fd, 0) != 0)
         return -1;
-    return write_all(w->fd, header, sizeof header - 1);
+    return sim_afile_write_all(w->fd, header, sizeof header - 1);
 }
 
 /* Move the pending note lines into the batch. */
@@ -117,7 +104,7 @@ int val_samples_flush(val_samples_writer *w, sim_err *err)
     int bad = fclose(w->mem) != 0;
     w->mem = NULL;
     w->in_batch = 0;
-    if (!bad && w->mem_len && (start(w) || write_all(w->fd, w->mem_buf, w->mem_len)))
+    if (!bad && w->mem_len && (start(w) || sim_afile_write_all(w->fd, w->mem_buf, w->mem_len)))
         bad = 1;
     free(w->mem_buf);
     w->mem_buf = NULL;
@@ -178,7 +165,7 @@ int val_samples_close(val_samples_writer *w, sim_err *err)
     /* no rows: a new file gets the header (and the notes), an existing one
      * stays as it was */
     if (rc == SIM_OK && !w->started && !w->existed &&
-        (start(w) || (w->notes_len && write_all(w->fd, w->notes, w->notes_len))))
+        (start(w) || (w->notes_len && sim_afile_write_all(w->fd, w->notes, w->notes_len))))
         rc = sim_err_set(err, SIM_EFAIL, "%s: write failed: %s", w->path, strerror(errno));
     free(w->notes);
     if (close(w->fd) != 0 && rc == SIM_OK)
