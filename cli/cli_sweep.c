@@ -13,15 +13,7 @@
 #include "reports/rep_bottleneck.h"
 #include "reports/rep_progress.h"
 #include "reports/rep_store.h"
-
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    assert(d && "out of memory");
-    memcpy(d, s, n);
-    return d;
-}
+#include "sim/sim_str.h"
 
 /* The overrides of ov joined by ' ', without those of the varied key: the
  * sweep's identity must not depend on a --set that every point replaces. */
@@ -107,7 +99,7 @@ int cli_sweep_prepare(const cli_opts *o, sim_cfg *cfg, sim_cfg *ov, const char *
             }
         }
         if (rc == SIM_OK) {
-            sw->overrides[i] = dupstr(sim_cfg_overrides(c));
+            sw->overrides[i] = sim_str_dup(sim_cfg_overrides(c));
             sw->hash[i] = sim_cfg_hash(c);
         }
         mdl_scenario_fini(&sc);

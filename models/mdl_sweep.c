@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "models/mdl.h"
+#include "sim/sim_str.h"
 
 int mdl_cfg_copy(sim_cfg *dst, const sim_cfg *src, sim_err *err)
 {
@@ -29,15 +30,6 @@ int mdl_cfg_copy(sim_cfg *dst, const sim_cfg *src, sim_err *err)
             return rc;
     }
     return SIM_OK;
-}
-
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    assert(d);
-    memcpy(d, s, n);
-    return d;
 }
 
 /* The first comma of s outside parentheses (a distribution's own commas,
@@ -89,7 +81,7 @@ int mdl_sweep_values(const char *spec, char ***values, size_t *n, sim_err *err)
         for (size_t i = 0; i < k; i++) {
             char buf[32];
             snprintf(buf, sizeof buf, "%ld", a + (long)i * step);
-            (*values)[i] = dupstr(buf);
+            (*values)[i] = sim_str_dup(buf);
         }
         *n = k;
         return SIM_OK;

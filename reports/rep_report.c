@@ -3,6 +3,7 @@
 
 #include "reports/rep_bottleneck.h"
 #include "models/mdl_plan.h"
+#include "sim/sim_str.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -19,15 +20,6 @@
 extern char **environ;
 
 /* ---- small helpers ---- */
-
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    assert(d);
-    memcpy(d, s, n);
-    return d;
-}
 
 /* Append row r of src to dst (dst's first columns are src's, in the same
  * order; any others stay empty). */
@@ -155,7 +147,7 @@ static group *group_get(groups *gs, const char *name)
     }
     group *g = &gs->g[gs->n++];
     memset(g, 0, sizeof *g);
-    g->name = dupstr(name);
+    g->name = sim_str_dup(name);
     return g;
 }
 
@@ -190,7 +182,7 @@ static void xaxis_init(xaxis *ax, const sim_table *t, int col, const char *label
 {
     memset(ax, 0, sizeof *ax);
     ax->col = col;
-    ax->label = dupstr(label);
+    ax->label = sim_str_dup(label);
     if (col < 0)
         return;
     int strings = 0;
@@ -220,7 +212,7 @@ static void xaxis_init(xaxis *ax, const sim_table *t, int col, const char *label
         if (i == ax->ncats) {
             ax->cats = realloc(ax->cats, (ax->ncats + 1) * sizeof *ax->cats);
             assert(ax->cats);
-            ax->cats[ax->ncats++] = dupstr(s);
+            ax->cats[ax->ncats++] = sim_str_dup(s);
         }
     }
 }
@@ -1916,7 +1908,7 @@ static int gather(report *rp, sim_err *err)
         assert(sets && set_ids && sources);
         set_ids[nsets] = (int64_t)cell_num(ms, r, "id");
         const char *src = cell_str(ms, r, "source");
-        sources[nsets] = dupstr(src ? src : "");
+        sources[nsets] = sim_str_dup(src ? src : "");
         sets[nsets] = rep_store_load_measurements(rp->s, set_ids[nsets], err);
         if (!sets[nsets]) {
             free(sources[nsets]);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "sim/sim_cfg.h"
+#include "sim/sim_str.h"
 
 /* 'tfsi' in the file header, so that a foreign SQLite file is recognised. */
 #define REP_APP_ID 0x74667369
@@ -764,38 +765,26 @@ int rep_store_find_run(rep_store *s, const char *command, uint64_t config_hash, 
 
 /* ---- sweeps ---- */
 
-static uint64_t fnv1a(uint64_t h, const char *s)
-{
-    if (s)
-        for (; *s; s++) {
-            h ^= (unsigned char)*s;
-            h *= 0x100000001b3ULL;
-        }
-    h ^= 0xff; /* field separator: no text byte is 0xff in UTF-8 */
-    h *= 0x100000001b3ULL;
-    return h;
-}
-
 static uint64_t fnv1a_redacted(uint64_t h, const char *s)
 {
     char *r = redacted(s);
-    h = fnv1a(h, r);
+    h = sim_str_fnv_field(r, h);
     free(r);
     return h;
 }
 
 void rep_store_sweep_key(const rep_sweep *sw, char *buf, size_t len)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
+    uint64_t h = SIM_STR_FNV0;
     h = fnv1a_redacted(h, sw->m.command);
     h = fnv1a_redacted(h, sw->m.config_text);
     h = fnv1a_redacted(h, sw->m.overrides);
-    h = fnv1a(h, sw->vary_key);
+    h = sim_str_fnv_field(sw->vary_key, h);
     for (size_t i = 0; i < sw->nvalues; i++)
         h = fnv1a_redacted(h, sw->values[i]);
     char num[48];
     snprintf(num, sizeof num, "%" PRIu64 "/%ld", sw->m.seed, sw->m.replications);
-    h = fnv1a(h, num);
+    h = sim_str_fnv_field(num, h);
     hash_hex(h, buf, len);
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sim/sim_dist.h"
+#include "sim/sim_str.h"
 
 struct sim_cfg {
     sim_cfg_entry *e;
@@ -33,15 +34,6 @@ struct sim_cfg {
     sim_cfg_entry *hdr; /* section, origin and line set; key and value NULL */
     size_t nhdr, hdr_cap;
 };
-
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    assert(d);
-    memcpy(d, s, n);
-    return d;
-}
 
 static void buf_append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
 {
@@ -92,15 +84,14 @@ void sim_cfg_free(sim_cfg *c)
     free(c);
 }
 
+/* The start of sim_cfg's hashes: FNV-1a's offset basis short of its last
+ * digit since the first version, kept so that hashes stored by earlier
+ * versions (sim_cfg_hash in result keys) still match. */
+#define CFG_FNV0 1469598103934665603ULL
+
 static uint64_t key_hash(const char *sec, const char *key)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (const unsigned char *p = (const unsigned char *)sec; *p; p++)
-        h = (h ^ *p) * 1099511628211ULL;
-    h = (h ^ 0xff) * 1099511628211ULL;
-    for (const unsigned char *p = (const unsigned char *)key; *p; p++)
-        h = (h ^ *p) * 1099511628211ULL;
-    return h;
+    return sim_str_fnv(key, strlen(key), sim_str_fnv_field(sec, CFG_FNV0));
 }
 
 /* The slot of (sec, key): the one holding its newest entry, or the empty
@@ -145,10 +136,10 @@ static void add_entry(sim_cfg *c, const char *sec, const char *key, const char *
     if (2 * (c->nkeys + 1) > c->nslot)
         grow_slots(c);
     sim_cfg_entry *e = &c->e[c->n];
-    e->section = dupstr(sec);
-    e->key = dupstr(key);
-    e->value = dupstr(val);
-    e->origin = dupstr(origin);
+    e->section = sim_str_dup(sec);
+    e->key = sim_str_dup(key);
+    e->value = sim_str_dup(val);
+    e->origin = sim_str_dup(origin);
     e->line = line;
     size_t *s = find_slot(c, sec, key);
     c->prev[c->n] = *s;
@@ -232,7 +223,7 @@ static int path_is_abs(const char *p) { return p[0] == '/'; }
 static char *join_path(const char *dir, const char *rel)
 {
     if (path_is_abs(rel) || !dir || !*dir)
-        return dupstr(rel);
+        return sim_str_dup(rel);
     size_t n = strlen(dir) + strlen(rel) + 2;
     char *p = malloc(n);
     assert(p);
@@ -244,7 +235,7 @@ static char *dir_of(const char *path)
 {
     const char *s = strrchr(path, '/');
     if (!s)
-        return dupstr(".");
+        return sim_str_dup(".");
     size_t n = (size_t)(s - path);
     char *d = malloc(n + 2);
     assert(d);
@@ -306,7 +297,7 @@ static int read_file(const char *path, char **out, const char *from, sim_err *er
 static void set_name(sim_cfg *c, const char *name)
 {
     if (!c->name)
-        c->name = dupstr(name);
+        c->name = sim_str_dup(name);
 }
 
 static int load_file(sim_cfg *c, const char *path, int depth, const char **stack,
@@ -438,7 +429,7 @@ static int sec_seen_add(sec_seen *s, const char *name, int line)
     for (; s->name[j]; j = (j + 1) & (s->cap - 1))
         if (!strcmp(s->name[j], name))
             return s->line[j];
-    s->name[j] = dupstr(name);
+    s->name[j] = sim_str_dup(name);
     s->line[j] = line;
     s->n++;
     return 0;
@@ -461,7 +452,7 @@ static int load_text(sim_cfg *c, const char *text, const char *name, int depth,
                      const char **stack, sim_err *err)
 {
     char *dir = dir_of(name);
-    char *section = dupstr(""), *buf = malloc(SIM_CFG_MAX_LINE);
+    char *section = sim_str_dup(""), *buf = malloc(SIM_CFG_MAX_LINE);
     assert(buf);
     unsigned load = ++c->nloads;
     assert(load > 0 && "more than UINT_MAX loads");
@@ -519,13 +510,13 @@ static int load_text(sim_cfg *c, const char *text, const char *name, int depth,
                 break;
             }
             free(section);
-            section = dupstr(sec);
+            section = sim_str_dup(sec);
             if (c->nhdr == c->hdr_cap) {
                 c->hdr_cap = c->hdr_cap ? 2 * c->hdr_cap : 8;
                 c->hdr = realloc(c->hdr, c->hdr_cap * sizeof *c->hdr);
                 assert(c->hdr && "out of memory");
             }
-            c->hdr[c->nhdr++] = (sim_cfg_entry){.section = dupstr(sec), .origin = dupstr(name),
+            c->hdr[c->nhdr++] = (sim_cfg_entry){.section = sim_str_dup(sec), .origin = sim_str_dup(name),
                                                 .line = line};
             continue;
         }
@@ -585,7 +576,7 @@ int sim_cfg_set_as(sim_cfg *c, const char *a, const char *origin, sim_err *err)
     if (!dot || dot == a || dot + 1 == eq)
         return sim_err_set(err, SIM_EINPUT, "%s %s: expected SECTION.KEY=VALUE", origin, a);
     /* copy, then cut into section, key and value, each trimmed */
-    char *buf = dupstr(a);
+    char *buf = sim_str_dup(a);
     buf[dot - a] = '\0';
     buf[eq - a] = '\0';
     char *sec = trim(buf), *key = trim(buf + (dot - a) + 1), *val = trim(buf + (eq - a) + 1);
@@ -628,13 +619,7 @@ const char *sim_cfg_text(const sim_cfg *c) { return c->text; }
 
 uint64_t sim_cfg_hash(const sim_cfg *c)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (const unsigned char *p = (const unsigned char *)c->text; *p; p++)
-        h = (h ^ *p) * 1099511628211ULL;
-    h = (h ^ 0xff) * 1099511628211ULL;
-    for (const unsigned char *p = (const unsigned char *)c->overrides; *p; p++)
-        h = (h ^ *p) * 1099511628211ULL;
-    return h;
+    return sim_str_fnv(c->overrides, strlen(c->overrides), sim_str_fnv_field(c->text, CFG_FNV0));
 }
 
 static int section_matches(const char *pattern, const char *section)

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/sim_str.h"
+
 enum { CELL_EMPTY = 0, CELL_NUM = 1, CELL_STR = 2 };
 
 typedef struct cell {
@@ -27,17 +29,6 @@ struct sim_table {
     int group_col;
 };
 
-static char *dupstr(const char *s)
-{
-    if (!s)
-        return NULL;
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    assert(d);
-    memcpy(d, s, n);
-    return d;
-}
-
 int sim_format_parse(const char *s)
 {
     if (!s)
@@ -56,7 +47,7 @@ sim_table *sim_table_new(const char *title)
     sim_table *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    t->title = dupstr(title);
+    t->title = sim_str_dup(title);
     t->group_col = -1;
     return t;
 }
@@ -105,7 +96,7 @@ int sim_table_col(sim_table *t, const char *name, const char *text_fmt)
         }
         t->cap_cols = nc;
     }
-    t->cols[t->ncols].name = dupstr(name);
+    t->cols[t->ncols].name = sim_str_dup(name);
     t->cols[t->ncols].text_fmt = text_fmt;
     return t->ncols++;
 }
@@ -164,7 +155,7 @@ void sim_table_str(sim_table *t, int col, const char *s)
 {
     cell *c = cur(t, col);
     c->kind = s ? CELL_STR : CELL_EMPTY;
-    c->s = dupstr(s);
+    c->s = sim_str_dup(s);
 }
 
 void sim_table_set_num(sim_table *t, const char *name, double v)

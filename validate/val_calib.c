@@ -20,6 +20,7 @@
 #include "models/mdl_sweep.h"
 #include "sim/sim_dist.h"
 #include "sim/sim_stats.h"
+#include "sim/sim_str.h"
 #include "validate/val_cpu.h"
 #include "validate/val_min.h"
 
@@ -810,30 +811,18 @@ int val_calib_base_arch(const char *base_path, const char *name, const val_tiger
 
 /* ---- hashing: the model version and the cache key ---- */
 
-static uint64_t fnv(const void *p, size_t n, uint64_t h)
-{
-    const unsigned char *s = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= s[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
-#define FNV0 14695981039346656037ull
-
 /* Hash numbers through their exact text, so that the key does not depend
  * on the bytes of a double's representation. */
 static uint64_t fnv_num(double v, uint64_t h)
 {
     char b[40];
     int n = snprintf(b, sizeof b, "%.17g;", v);
-    return fnv(b, (size_t)n, h);
+    return sim_str_fnv(b, (size_t)n, h);
 }
 
 static uint64_t fnv_str(const char *s, uint64_t h)
 {
-    return fnv(s, strlen(s) + 1, h);
+    return sim_str_fnv(s, strlen(s) + 1, h);
 }
 
 static char model_version[17];
@@ -849,7 +838,7 @@ static void model_version_compute(void)
                                            {"pg", "redis", NULL},
                                            {"tb", "redis", NULL},
                                            {"pg", "redis", "host.redis_on_host=true"}};
-    uint64_t h = FNV0;
+    uint64_t h = SIM_STR_FNV0;
     for (int a = 0; a < 4; a++) {
         sim_cfg *c = sim_cfg_new();
         sim_err err;
@@ -919,9 +908,9 @@ static uint64_t points_hash(const val_calib_point *pts, size_t n, uint64_t h)
 
 void val_calib_key(val_calibration *c)
 {
-    uint64_t d = points_hash(c->pts, c->npts, FNV0);
+    uint64_t d = points_hash(c->pts, c->npts, SIM_STR_FNV0);
     snprintf(c->data_hash, sizeof c->data_hash, "%016" PRIx64, d);
-    uint64_t h = fnv_str(c->data_hash, FNV0);
+    uint64_t h = fnv_str(c->data_hash, SIM_STR_FNV0);
     h = fnv_str(c->arch, h);
     h = fnv_str(val_calib_model_version(), h);
     for (size_t i = 0; i < c->np; i++) {

@@ -17,6 +17,7 @@
 
 #include "sim/sim_cfg.h"
 #include "sim/sim_stats.h"
+#include "sim/sim_str.h"
 
 enum col {
     C_TIMESTAMP,
@@ -125,24 +126,12 @@ static void rfail(reader *r, long line, const char *col, const char *fmt, ...)
 
 /* ---- hashing ---- */
 
-static uint64_t fnv(const void *p, size_t n, uint64_t h)
-{
-    const unsigned char *s = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= s[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
-#define FNV0 14695981039346656037ull
-
 static uint64_t grp_hash(int arch, int is_kind, int name_id, long conc)
 {
-    uint64_t h = fnv(&arch, sizeof arch, FNV0);
-    h = fnv(&is_kind, sizeof is_kind, h);
-    h = fnv(&name_id, sizeof name_id, h);
-    return fnv(&conc, sizeof conc, h);
+    uint64_t h = sim_str_fnv(&arch, sizeof arch, SIM_STR_FNV0);
+    h = sim_str_fnv(&is_kind, sizeof is_kind, h);
+    h = sim_str_fnv(&name_id, sizeof name_id, h);
+    return sim_str_fnv(&conc, sizeof conc, h);
 }
 
 /* Grow an open-addressing table of (index + 1) entries to twice its size,
@@ -167,7 +156,7 @@ static uint32_t *rehash(uint32_t *old, size_t nold, size_t nnew, uint64_t (*hash
 static uint64_t name_hash_of(void *ctx, uint32_t i)
 {
     val_tigerbench *tb = ctx;
-    return fnv(tb->names[i], strlen(tb->names[i]), FNV0);
+    return sim_str_fnv(tb->names[i], strlen(tb->names[i]), SIM_STR_FNV0);
 }
 
 static uint64_t grp_hash_of(void *ctx, uint32_t i)
@@ -187,7 +176,7 @@ static int name_id(val_tigerbench *tb, const char *s)
         tb->name_slot = rehash(tb->name_slot, tb->name_nslot, nn, name_hash_of, tb);
         tb->name_nslot = nn;
     }
-    size_t j = (size_t)(fnv(s, len, FNV0) & (tb->name_nslot - 1));
+    size_t j = (size_t)(sim_str_fnv(s, len, SIM_STR_FNV0) & (tb->name_nslot - 1));
     while (tb->name_slot[j]) {
         uint32_t id = tb->name_slot[j] - 1;
         if (!strcmp(tb->names[id], s))
@@ -432,7 +421,7 @@ static int row_unique(reader *r, size_t gi, const char *ts)
         tb->row_line = l;
         tb->row_nslot = nn;
     }
-    uint64_t h = fnv(ts, strlen(ts), fnv(&gi, sizeof gi, FNV0));
+    uint64_t h = sim_str_fnv(ts, strlen(ts), sim_str_fnv(&gi, sizeof gi, SIM_STR_FNV0));
     size_t j = (size_t)(h & (tb->row_nslot - 1));
     while (tb->row_line[j]) {
         if (tb->row_key[j] == h) {
