@@ -21,10 +21,10 @@ postgres_ms,redis_ms (CPU milliseconds per successful request).
 --pool-stats FILE also counts the load generator's httpcore pool at every
 pass (validate/http/tfhttp_load.py's PoolStats: the hook tfsim probe http
 uses) and appends arch,concurrency,phase,pool_passes,pool_conns,pool_idle,
-pool_queued to FILE (passes per request; mean connections open and idle,
-and requests waiting for a connection, at a pass: httpcore 1.x only, 0 on
-0.16);
-the hook's own CPU is taken out of client_ms.
+pool_queued to FILE (passes per request; the mean connections open and
+idle, and requests waiting for a connection, at a pass: the last on
+httpcore 1.x only, 0 on 0.16).  The hook's own CPU is taken out of
+client_ms.
 Exit status 2 on bad arguments or a process that cannot be read.
 """
 import argparse

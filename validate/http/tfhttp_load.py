@@ -113,7 +113,9 @@ class PoolStats:
     after ConnectionNotAvailable skips it); httpcore 1.x runs
     _assign_requests_to_connections at each start, close and retry.  The
     hook wraps whichever the installed httpcore has, counts the pool's
-    connections and the idle ones before the pass, and times itself
+    connections and the idle ones before the pass (on 1.x also the
+    requests waiting for a connection: scripts/live_cpu_phases.py
+    --pool-stats reports them; the probe's CSV does not), and times itself
     (process_time) so that its own CPU can be taken out of the client's."""
 
     def __init__(self):
