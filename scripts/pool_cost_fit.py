@@ -13,10 +13,13 @@ pool_idle per phase run.  Fits, by least squares over the runs at
 
   client_ms = base + passes x (poll x idle + walk x idle x conns)
 
-the model's client.cpu (+ sent_cpu), client.pool_poll_cpu and
-client.pool_idle_cpu times client.cpu_scale (models/tf_sim.c, "A pass
-costs"), and prints them in microseconds with the fit's root mean square
-and largest relative error, then each run's measured and fitted CPU.
+roughly the model's client.cpu + sent_cpu, client.pool_poll_cpu and
+client.pool_idle_cpu, each times client.cpu_scale (models/tf_sim.c, "A
+pass costs"; its pool_cpu and pool_conn_cpu per pass have no term of
+their own here and fold into these), and prints them in microseconds with
+the fit's root mean square and largest relative error, then each run's
+measured and fitted CPU.  The standard library only (Debian's python3
+here has no numpy): three terms, solved by elimination.
 Exit status: 0 done; 2 a file, column or value that cannot be read, or
 fewer runs than terms (3).
 """
