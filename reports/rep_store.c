@@ -765,7 +765,8 @@ int rep_store_find_run(rep_store *s, const char *command, uint64_t config_hash, 
 
 /* ---- sweeps ---- */
 
-static uint64_t fnv1a_redacted(uint64_t h, const char *s)
+/* sim_str_fnv_field of s with its secrets redacted (see redacted). */
+static uint64_t fnv_field_redacted(const char *s, uint64_t h)
 {
     char *r = redacted(s);
     h = sim_str_fnv_field(r, h);
@@ -776,12 +777,12 @@ static uint64_t fnv1a_redacted(uint64_t h, const char *s)
 void rep_store_sweep_key(const rep_sweep *sw, char *buf, size_t len)
 {
     uint64_t h = SIM_STR_FNV0;
-    h = fnv1a_redacted(h, sw->m.command);
-    h = fnv1a_redacted(h, sw->m.config_text);
-    h = fnv1a_redacted(h, sw->m.overrides);
+    h = fnv_field_redacted(sw->m.command, h);
+    h = fnv_field_redacted(sw->m.config_text, h);
+    h = fnv_field_redacted(sw->m.overrides, h);
     h = sim_str_fnv_field(sw->vary_key, h);
     for (size_t i = 0; i < sw->nvalues; i++)
-        h = fnv1a_redacted(h, sw->values[i]);
+        h = fnv_field_redacted(sw->values[i], h);
     char num[48];
     snprintf(num, sizeof num, "%" PRIu64 "/%ld", sw->m.seed, sw->m.replications);
     h = sim_str_fnv_field(num, h);

@@ -516,8 +516,8 @@ static int load_text(sim_cfg *c, const char *text, const char *name, int depth,
                 c->hdr = realloc(c->hdr, c->hdr_cap * sizeof *c->hdr);
                 assert(c->hdr && "out of memory");
             }
-            c->hdr[c->nhdr++] = (sim_cfg_entry){.section = sim_str_dup(sec), .origin = sim_str_dup(name),
-                                                .line = line};
+            c->hdr[c->nhdr++] = (sim_cfg_entry){.section = sim_str_dup(sec),
+                                                .origin = sim_str_dup(name), .line = line};
             continue;
         }
         char *eq = strpbrk(s, "=:");

@@ -170,9 +170,9 @@ static void test_write_all(void **state)
     assert_string_equal(text, "head,tail\n");
     free(text);
     unlink(p);
-    /* a closed descriptor */
+    /* a descriptor that is not open */
     errno = 0;
-    assert_int_equal(sim_afile_write_all(fd, "x", 1), -1);
+    assert_int_equal(sim_afile_write_all(-1, "x", 1), -1);
     assert_int_equal(errno, EBADF);
     free(src);
     free(got);
