@@ -6,6 +6,7 @@
 #ifndef CLI_H
 #define CLI_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "sim/sim_err.h"
@@ -70,6 +71,12 @@ int cli_check_out_dir(const char *cmd, const char *flag, const char *path);
  * or NULL): SECTION.KEY=VALUES, else a usage error (returned, EXIT_INPUT)
  * with a hint for the space-separated form `--vary KEY 1,2`. */
 int cli_vary_arg(const char *cmd, const char *vary, const char *next);
+
+/* For commands that talk to servers: ignore SIGPIPE (a server closing a
+ * socket makes a write fail, not kill the process); SIGINT and SIGTERM set
+ * *flag (borrowed, static storage: the run stops early and keeps what it
+ * measured). */
+void cli_stop_signals(volatile sig_atomic_t *flag);
 
 /* Is stderr a terminal (progress bars only then)? */
 int cli_stderr_tty(void);

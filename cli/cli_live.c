@@ -115,26 +115,6 @@ int cli_live_params(const cli_opts *o, sim_cfg *cfg, sim_cfg *ov, tf_params *p, 
     return rc;
 }
 
-static volatile sig_atomic_t *stop_flag;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    *stop_flag = 1;
-}
-
-void cli_live_signals(volatile sig_atomic_t *flag)
-{
-    stop_flag = flag;
-    signal(SIGPIPE, SIG_IGN);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
-
 void cli_live_progress(void *ctx, int phase, double ok, double wall)
 {
     fprintf(stderr, "tfsim %s: %-8s %6.0f requests in %.3f s (%.1f/s)\n", (const char *)ctx,

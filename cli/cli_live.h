@@ -1,11 +1,10 @@
 /* cli_live: what `tfsim live` and `tfsim compare` share: the server and
- * CPU-step options, loading a TigerFans scenario into tf_params, and the
- * signal handling of a run against real servers.
+ * CPU-step options and loading a TigerFans scenario into tf_params (their
+ * stop signals: cli_stop_signals in cli.h).
  */
 #ifndef CLI_LIVE_H
 #define CLI_LIVE_H
 
-#include <signal.h>
 
 #include "cli/cli_scenario.h"
 #include "models/tf_params.h"
@@ -45,10 +44,6 @@ void cli_live_defaults(val_live_srv *s, val_live_opts *o);
  * tf_params_fini, also after a failure).  SIM_EINPUT naming file:line:
  * key, also when the live driver cannot run it (val_live_check). */
 int cli_live_params(const cli_opts *o, sim_cfg *cfg, sim_cfg *ov, tf_params *p, sim_err *err);
-
-/* Ignore SIGPIPE; SIGINT and SIGTERM set *flag (the run stops early and
- * keeps what it measured). */
-void cli_live_signals(volatile sig_atomic_t *flag);
 
 /* Progress line on stderr after each phase (ctx: the command name). */
 void cli_live_progress(void *ctx, int phase, double ok, double wall);

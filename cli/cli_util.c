@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,4 +154,24 @@ int cli_check_stdout(const char *cmd)
                 e ? strerror(e) : "write error");
     }
     return 1;
+}
+
+static volatile sig_atomic_t *stop_flag;
+
+static void on_stop_signal(int sig)
+{
+    (void)sig;
+    *stop_flag = 1;
+}
+
+void cli_stop_signals(volatile sig_atomic_t *flag)
+{
+    stop_flag = flag;
+    signal(SIGPIPE, SIG_IGN);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }

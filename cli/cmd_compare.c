@@ -254,7 +254,7 @@ int cmd_compare(int argc, char **argv)
         rc = cli_fail(cmd, &err);
         goto out;
     }
-    cli_live_signals(&stop_flag);
+    cli_stop_signals(&stop_flag);
     co.key = key;
     co.values = values;
     co.n = nvalues;

@@ -96,7 +96,7 @@ int cmd_live(int argc, char **argv)
         rc = cli_fail(cmd, &err);
         goto out;
     }
-    cli_live_signals(&stop_flag);
+    cli_stop_signals(&stop_flag);
     lo.stop = &stop_flag;
     srv.pg.stop = &stop_flag; /* also while connecting and setting up */
     lo.progress = cli_live_progress;

@@ -153,12 +153,6 @@ const char cmd_probe_usage[] =
 
 static volatile sig_atomic_t stop_flag;
 
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop_flag = 1;
-}
-
 static void progress(void *ctx, const char *op, unsigned level, uint64_t n, double wall)
 {
     const char *level_name = ctx;
@@ -200,16 +194,6 @@ static void http_diag(void *ctx, const char *line)
 {
     (void)ctx;
     fprintf(stderr, "%s\n", line);
-}
-
-static void install_stop_handler(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
 }
 
 /* tfsim probe http ... */
@@ -309,7 +293,7 @@ static int probe_http(int argc, char **argv)
     o.progress = http_progress;
     o.diag = http_diag;
     o.stop = &stop_flag;
-    install_stop_handler();
+    cli_stop_signals(&stop_flag);
 
     sim_err err = {0};
     val_probe_http_result res;
@@ -501,10 +485,8 @@ int cmd_probe(int argc, char **argv)
     o.progress = progress;
     o.progress_ctx = (void *)level_name;
     o.stop = &stop_flag;
-
-    /* Servers may close sockets under us: a write must fail, not kill. */
-    signal(SIGPIPE, SIG_IGN);
-    install_stop_handler();
+    /* servers may close sockets under us: a write must fail, not kill */
+    cli_stop_signals(&stop_flag);
 
     val_probe_result *res = val_probe_result_new();
     int rc;

@@ -94,10 +94,7 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
     *out = m;
     if (tf_params_read(&m->p, cfg, s, n, err))
         return err->code;
-    m->p.max_events = lim->max_events;
-    m->p.max_sim_time = lim->max_sim_time;
-    m->p.max_pending = lim->max_pending;
-    m->p.rng = lim->rng;
+    m->p.lim = *lim;
     m->out0 = lay->n;
     sim_layout_add(lay, "bench", "requests", "throughput", NAN, SIM_METRIC_WATCH, "%.1f");
     sim_layout_add(lay, "bench", "requests", "latency_mean", NAN, 0, "%.4g");
@@ -221,7 +218,7 @@ static void send_request(rb *B, rreq *q)
 
 static void new_request(rb *B)
 {
-    if (B->p->max_pending && B->reqs.live >= B->p->max_pending) {
+    if (B->p->lim.max_pending && B->reqs.live >= B->p->lim.max_pending) {
         B->limit_hit = 1;
         sim_stop(&B->s);
         return;
@@ -250,12 +247,11 @@ static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, 
     assert(B && "out of memory");
     B->p = p;
     sim_init(&B->s, 1024);
-    B->s.max_events = p->max_events;
-    B->s.max_pending = p->max_pending;
-    B->r_client = sim_rng_new_kind(p->rng, seed, rep, 0);
-    B->r_redis = sim_rng_new_kind(p->rng, seed, rep, 3);
-    B->r_arr = sim_rng_new_kind(p->rng, seed, rep, 6);
-    B->r_wake = sim_rng_new_kind(p->rng, seed, rep, 9);
+    mdl_limits_apply(&p->lim, &B->s);
+    B->r_client = sim_rng_new_kind(p->lim.rng, seed, rep, 0);
+    B->r_redis = sim_rng_new_kind(p->lim.rng, seed, rep, 3);
+    B->r_arr = sim_rng_new_kind(p->lim.rng, seed, rep, 6);
+    B->r_wake = sim_rng_new_kind(p->lim.rng, seed, rep, 9);
     sim_ps_init(&B->host, p->cores);
     if (p->stacking > 0)
         sim_ps_set_stacking(&B->host, p->stacking);
@@ -282,13 +278,12 @@ static int replicate(const void *model, uint64_t seed, uint32_t rep, double *v, 
         for (long i = 0; i < p->concurrency && i < p->total; i++)
             new_request(B);
     }
-    int st = sim_run(&B->s, p->max_sim_time);
+    int st = sim_run(&B->s, p->lim.max_sim_time);
     int rc = SIM_OK;
     if (B->limit_hit)
         st = SIM_RUN_MEMORY;
     if (st != SIM_RUN_STOPPED) {
-        mdl_limits lim = {p->max_events, p->max_sim_time, p->max_pending, p->rng};
-        rc = mdl_check_run(st, rep, &lim, err);
+        rc = mdl_check_run(st, rep, &p->lim, err);
         if (rc == SIM_OK)
             rc = sim_err_set(err, SIM_EFAIL, "replication %u: the simulation ran dry (a bug)", rep);
     }

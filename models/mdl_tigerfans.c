@@ -95,10 +95,7 @@ static int setup(const sim_cfg *cfg, const sim_cfg_key *s, size_t n, const mdl_l
     *out = m;
     if (tf_params_read(&m->p, cfg, s, n, err))
         return err->code;
-    m->p.max_events = lim->max_events;
-    m->p.max_sim_time = lim->max_sim_time;
-    m->p.max_pending = lim->max_pending;
-    m->p.rng = lim->rng;
+    m->p.lim = *lim;
     m->phase0 = lay->n;
     for (int i = 0; i < TF_NPHASES; i++)
         for (int j = 0; j < PM_N; j++) {

@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "models/mdl.h"
 #include "sim/sim_cfg.h"
 #include "sim/sim_dist.h"
 #include "sim/sim_err.h"
@@ -162,11 +163,9 @@ typedef struct tf_params {
     long classes;                /* ticket classes (each its own capacity row) */
     int goodie_per_checkout;
 
-    /* bounds for one replication, copied from [run] */
-    uint64_t max_events;
-    double max_sim_time;
-    uint64_t max_pending;
-    sim_rng_kind rng;            /* generator of the streams, from [run] */
+    /* bounds for one replication and the streams' generator: [run]'s,
+     * set by the model's setup (tf_params_read leaves them zero) */
+    mdl_limits lim;
 } tf_params;
 
 /* The data the embedded defaults were calibrated on: the architecture and

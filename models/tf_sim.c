@@ -1190,7 +1190,7 @@ static void client_claimed(sim *s, void *obj)
 
 static void client_start(tfs *T, int ep)
 {
-    if (T->p->max_pending && T->reqs.live >= T->p->max_pending) {
+    if (T->p->lim.max_pending && T->reqs.live >= T->p->lim.max_pending) {
         /* requests in flight wait in queues, not in the calendar: bound
          * their memory with the same limit */
         T->limit_hit = 1;
@@ -1575,18 +1575,17 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     T->p = p;
     tf_prog_build(T->g, p);
     sim_init(&T->s, 1024);
-    T->s.max_events = p->max_events;
-    T->s.max_pending = p->max_pending;
-    T->r_client = sim_rng_new_kind(p->rng, seed, rep, 0);
-    T->r_server = sim_rng_new_kind(p->rng, seed, rep, 1);
-    T->r_pg = sim_rng_new_kind(p->rng, seed, rep, 2);
-    T->r_redis = sim_rng_new_kind(p->rng, seed, rep, 3);
-    T->r_tb = sim_rng_new_kind(p->rng, seed, rep, 4);
-    T->r_flush = sim_rng_new_kind(p->rng, seed, rep, 5);
-    T->r_arr = sim_rng_new_kind(p->rng, seed, rep, 6);
-    T->r_hook = sim_rng_new_kind(p->rng, seed, rep, 7);
-    T->r_class = sim_rng_new_kind(p->rng, seed, rep, 8);
-    T->r_wake = sim_rng_new_kind(p->rng, seed, rep, 9);
+    mdl_limits_apply(&p->lim, &T->s);
+    T->r_client = sim_rng_new_kind(p->lim.rng, seed, rep, 0);
+    T->r_server = sim_rng_new_kind(p->lim.rng, seed, rep, 1);
+    T->r_pg = sim_rng_new_kind(p->lim.rng, seed, rep, 2);
+    T->r_redis = sim_rng_new_kind(p->lim.rng, seed, rep, 3);
+    T->r_tb = sim_rng_new_kind(p->lim.rng, seed, rep, 4);
+    T->r_flush = sim_rng_new_kind(p->lim.rng, seed, rep, 5);
+    T->r_arr = sim_rng_new_kind(p->lim.rng, seed, rep, 6);
+    T->r_hook = sim_rng_new_kind(p->lim.rng, seed, rep, 7);
+    T->r_class = sim_rng_new_kind(p->lim.rng, seed, rep, 8);
+    T->r_wake = sim_rng_new_kind(p->lim.rng, seed, rep, 9);
     T->class_lock = calloc((size_t)p->classes, sizeof *T->class_lock);
     assert(T->class_lock && "out of memory");
     for (long i = 0; i < p->classes; i++)
@@ -1651,13 +1650,12 @@ int tf_sim_run(const tf_params *p, uint64_t seed, uint32_t rep, tf_out *out, sim
     T->goodies = p->goodies;
 
     start_phase(T);
-    int st = sim_run(&T->s, p->max_sim_time);
+    int st = sim_run(&T->s, p->lim.max_sim_time);
     int rc = SIM_OK;
     if (T->limit_hit)
         st = SIM_RUN_MEMORY;
     if (st != SIM_RUN_STOPPED) {
-        mdl_limits lim = {p->max_events, p->max_sim_time, p->max_pending, p->rng};
-        rc = mdl_check_run(st, rep, &lim, err);
+        rc = mdl_check_run(st, rep, &p->lim, err);
         if (rc == SIM_OK)
             rc = sim_err_set(err, SIM_EFAIL, "replication %u: the simulation ran dry in phase %s "
                              "(a bug)", rep, tf_phase_names[T->phase < TF_NPHASES ? T->phase : 0]);

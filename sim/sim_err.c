@@ -24,6 +24,18 @@ int sim_err_set(sim_err *e, int code, const char *fmt, ...)
     return code;
 }
 
+int sim_err_set_at(sim_err *e, int code, const char *where, const char *fmt, ...)
+{
+    if (!e || e->code != SIM_OK)
+        return e ? e->code : code;
+    char msg[SIM_ERR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return sim_err_set(e, code, "%s: %s", where, msg);
+}
+
 void sim_err_prefix(sim_err *e, const char *fmt, ...)
 {
     if (!e)

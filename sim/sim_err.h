@@ -35,6 +35,11 @@ void sim_err_clear(sim_err *e);
 int sim_err_set(sim_err *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* sim_err_set with the message "WHERE: message": what failed named first
+ * (a server's address, a file).  where is borrowed; e may be NULL. */
+int sim_err_set_at(sim_err *e, int code, const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* Prefix the message already in e with more context ("file.ini: ..."). */
 void sim_err_prefix(sim_err *e, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

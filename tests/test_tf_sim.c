@@ -44,9 +44,7 @@ static void run_text(const char *text, uint64_t seed, tf_out *o)
     sim_err err;
     if (params_from(text, &p, &err))
         fail_msg("%s", err.msg);
-    p.max_events = 0;
-    p.max_sim_time = 1e9;
-    p.max_pending = 0;
+    p.lim = (mdl_limits){.max_sim_time = 1e9}; /* no event or calendar bound */
     if (tf_sim_run(&p, seed, 0, o, &err))
         fail_msg("%s", err.msg);
     tf_params_fini(&p);

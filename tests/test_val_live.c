@@ -50,9 +50,7 @@ static void params_ok(const char *text, tf_params *p)
     sim_err err;
     if (params_from(text, p, &err))
         fail_msg("%s", err.msg);
-    p->max_events = 0;
-    p->max_sim_time = 1e9;
-    p->max_pending = 0;
+    p->lim = (mdl_limits){.max_sim_time = 1e9}; /* no event or calendar bound */
 }
 
 /* ---- the fake backend: constant latencies on a virtual clock ---- */

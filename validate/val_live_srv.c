@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,18 +73,6 @@ typedef struct srv {
     double mark[SRV_NCOUNT], ph[SRV_NCOUNT][TF_NPHASES];
     double mark_cpu, mark_sleeps, mark_wall;
 } srv;
-
-static int fail(const char *where, sim_err *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(const char *where, sim_err *err, const char *fmt, ...)
-{
-    char msg[800];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return sim_err_set(err, SIM_EFAIL, "%s: %s", where, msg);
-}
 
 /* ---- CPU accounting ---- */
 
@@ -278,9 +265,10 @@ static int pg_send(srv *S, pgc *k, const val_live_call *c)
 static int pg_fail(srv *S, unsigned i, const char *what, sim_err *err)
 {
     char why[600];
-    return fail(S->pg_where, err, "connection %u: %s failed after %llu round trips: %s", i,
-                tf_kind_names[S->pg[i].kind], (unsigned long long)S->ncalls,
-                what ? what : val_probe_pg_one_line(PQerrorMessage(S->pg[i].c), why, sizeof why));
+    return sim_err_set_at(err, SIM_EFAIL, S->pg_where,
+                          "connection %u: %s failed after %llu round trips: %s", i,
+                          tf_kind_names[S->pg[i].kind], (unsigned long long)S->ncalls,
+                          what ? what : val_probe_pg_one_line(PQerrorMessage(S->pg[i].c), why, sizeof why));
 }
 
 static int pg_ready(srv *S, val_live *e, unsigned i, short revents, sim_err *err)
@@ -323,8 +311,9 @@ static int pg_ready(srv *S, val_live *e, unsigned i, short revents, sim_err *err
 
 static int rd_fail(srv *S, unsigned i, const char *what, sim_err *err)
 {
-    return fail(S->rd_where, err, "connection %u: %s failed after %llu round trips: %s", i,
-                tf_kind_names[S->rd[i].kind], (unsigned long long)S->ncalls, what);
+    return sim_err_set_at(err, SIM_EFAIL, S->rd_where,
+                          "connection %u: %s failed after %llu round trips: %s", i,
+                          tf_kind_names[S->rd[i].kind], (unsigned long long)S->ncalls, what);
 }
 
 static int rd_lost(srv *S, unsigned i, sim_err *err)
@@ -497,16 +486,16 @@ static int io_wait(void *ctx, val_live *e, int block, sim_err *err)
     now = val_probe_mono();
     for (unsigned i = 0; i < S->npg && rc == SIM_OK; i++)
         if (S->pg[i].busy && now > S->pg[i].deadline)
-            rc = fail(S->pg_where, err,
-                      "connection %u: no reply within %g s to %s after %llu round trips (the "
-                      "server is down or frozen, or the statement waits, e.g. on a lock; it may "
-                      "still run there)",
-                      i, S->s->timeout, tf_kind_names[S->pg[i].kind], (unsigned long long)S->ncalls);
+            rc = sim_err_set_at(err, SIM_EFAIL, S->pg_where,
+                                "connection %u: no reply within %g s to %s after %llu round trips (the "
+                                "server is down or frozen, or the statement waits, e.g. on a lock; it may "
+                                "still run there)",
+                                i, S->s->timeout, tf_kind_names[S->pg[i].kind], (unsigned long long)S->ncalls);
     for (unsigned i = 0; i < S->nrd && rc == SIM_OK; i++)
         if (S->rd[i].busy && now > S->rd[i].deadline)
-            rc = fail(S->rd_where, err,
-                      "connection %u: no reply within %g s to %s after %llu round trips (server not answering)",
-                      i, S->s->timeout, tf_kind_names[S->rd[i].kind], (unsigned long long)S->ncalls);
+            rc = sim_err_set_at(err, SIM_EFAIL, S->rd_where,
+                                "connection %u: no reply within %g s to %s after %llu round trips (server not answering)",
+                                i, S->s->timeout, tf_kind_names[S->rd[i].kind], (unsigned long long)S->ncalls);
     return rc;
 }
 

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,18 +66,6 @@ typedef struct pprobe {
     val_probe_loop loop;     /* counts the operations completed */
 } pprobe;
 
-static int fail(pprobe *p, sim_err *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(pprobe *p, sim_err *err, const char *fmt, ...)
-{
-    char msg[700];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return sim_err_set(err, SIM_EFAIL, "%s: %s", p->where, msg);
-}
-
 /* A libpq message on one line: a line break before a capital letter (a new
  * sentence) becomes "; ", any other run of breaks, tabs and spaces one
  * space; trailing space goes. */
@@ -136,7 +123,7 @@ static PGconn *connect_one(pprobe *p, sim_err *err)
     char why[600];
     PGconn *c = PQconnectStartParams(p->kw, p->val, p->expand);
     if (!c) {
-        fail(p, err, "cannot connect: out of memory");
+        sim_err_set_at(err, SIM_EFAIL, p->where, "cannot connect: out of memory");
         return NULL;
     }
     double deadline = val_probe_mono() + p->o->timeout;
@@ -145,14 +132,16 @@ static PGconn *connect_one(pprobe *p, sim_err *err)
         st = PGRES_POLLING_FAILED;
     while (st != PGRES_POLLING_OK) {
         if (st == PGRES_POLLING_FAILED) {
-            fail(p, err, "cannot connect: %s", one_line(PQerrorMessage(c), why, sizeof why));
+            sim_err_set_at(err, SIM_EFAIL, p->where,
+                           "cannot connect: %s", one_line(PQerrorMessage(c), why, sizeof why));
             PQfinish(c);
             return NULL;
         }
         int w = wait_fd(p, PQsocket(c), st == PGRES_POLLING_READING ? POLLIN : POLLOUT, deadline);
         if (w <= 0) {
             if (w == 0)
-                fail(p, err, "cannot connect: no answer within %g s (server not answering)", p->o->timeout);
+                sim_err_set_at(err, SIM_EFAIL, p->where,
+                               "cannot connect: no answer within %g s (server not answering)", p->o->timeout);
             else
                 sim_err_set(err, SIM_EFAIL, "interrupted");
             PQfinish(c);
@@ -162,8 +151,9 @@ static PGconn *connect_one(pprobe *p, sim_err *err)
     }
     PQsetNoticeProcessor(c, quiet_notices, NULL);
     if (PQsetnonblocking(c, 1) != 0) {
-        fail(p, err, "cannot switch the connection to non-blocking mode: %s",
-             one_line(PQerrorMessage(c), why, sizeof why));
+        sim_err_set_at(err, SIM_EFAIL, p->where,
+                       "cannot switch the connection to non-blocking mode: %s",
+                       one_line(PQerrorMessage(c), why, sizeof why));
         PQfinish(c);
         return NULL;
     }
@@ -182,14 +172,16 @@ static int exec_wait(pprobe *p, PGconn *c, const char *sql, const char *what, do
     int got = 0;
     char why[600];
     if (!PQsendQuery(c, sql))
-        return fail(p, err, "%s failed: %s", what, one_line(PQerrorMessage(c), why, sizeof why));
+        return sim_err_set_at(err, SIM_EFAIL, p->where,
+                              "%s failed: %s", what, one_line(PQerrorMessage(c), why, sizeof why));
     double deadline = val_probe_mono() + timeout;
     int flushing = 1, rc = SIM_OK;
     for (;;) {
         if (flushing) {
             int f = PQflush(c);
             if (f < 0)
-                return fail(p, err, "%s failed: %s", what, one_line(PQerrorMessage(c), why, sizeof why));
+                return sim_err_set_at(err, SIM_EFAIL, p->where,
+                                      "%s failed: %s", what, one_line(PQerrorMessage(c), why, sizeof why));
             flushing = f == 1;
         }
         while (!flushing && !PQisBusy(c)) {
@@ -198,8 +190,8 @@ static int exec_wait(pprobe *p, PGconn *c, const char *sql, const char *what, do
                 return rc;
             ExecStatusType s = PQresultStatus(r);
             if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK && rc == SIM_OK)
-                rc = fail(p, err, "%s failed: %s", what,
-                          one_line(PQresultErrorMessage(r), why, sizeof why));
+                rc = sim_err_set_at(err, SIM_EFAIL, p->where, "%s failed: %s", what,
+                                    one_line(PQresultErrorMessage(r), why, sizeof why));
             if (s == PGRES_TUPLES_OK && !got && PQntuples(r) > 0) {
                 got = 1;
                 for (int i = 0; i < nvals && i < PQnfields(r); i++)
@@ -210,14 +202,15 @@ static int exec_wait(pprobe *p, PGconn *c, const char *sql, const char *what, do
         }
         int w = wait_fd(p, PQsocket(c), (short)(POLLIN | (flushing ? POLLOUT : 0)), deadline);
         if (w == 0)
-            return fail(p, err,
-                        "%s: no reply within %g s (the server is down or frozen, or the statement "
-                        "waits, e.g. on a lock; it may still run there)",
-                        what, timeout);
+            return sim_err_set_at(err, SIM_EFAIL, p->where,
+                                  "%s: no reply within %g s (the server is down or frozen, or the statement "
+                                  "waits, e.g. on a lock; it may still run there)",
+                                  what, timeout);
         if (w < 0)
             return sim_err_set(err, SIM_EFAIL, "%s: interrupted", what);
         if (!PQconsumeInput(c))
-            return fail(p, err, "%s failed: %s", what, one_line(PQerrorMessage(c), why, sizeof why));
+            return sim_err_set_at(err, SIM_EFAIL, p->where,
+                                  "%s failed: %s", what, one_line(PQerrorMessage(c), why, sizeof why));
     }
 }
 
@@ -439,8 +432,9 @@ static int start_op(val_probe_loop *l, unsigned i, sim_err *err)
         k->id = p->sess0 + (p->nsess ? index % p->nsess : index);
     char why[600];
     if (send_step(p, k) != 1)
-        return fail(p, err, "connection %u: %s failed after %llu operations: %s", i, val_probe_pg_ops[op],
-                    (unsigned long long)p->loop.ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
+        return sim_err_set_at(err, SIM_EFAIL, p->where,
+                              "connection %u: %s failed after %llu operations: %s", i, val_probe_pg_ops[op],
+                              (unsigned long long)p->loop.ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
     return SIM_OK;
 }
 
@@ -454,15 +448,17 @@ static int on_ready(val_probe_loop *l, unsigned i, short revents, sim_err *err)
     if (revents & POLLOUT) {
         int f = PQflush(k->c);
         if (f < 0)
-            return fail(p, err, "connection %u: %s failed after %llu operations: %s", i, op,
-                        (unsigned long long)p->loop.ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
+            return sim_err_set_at(err, SIM_EFAIL, p->where,
+                                  "connection %u: %s failed after %llu operations: %s", i, op,
+                                  (unsigned long long)p->loop.ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
         k->s.want_write = f == 1;
     }
     if (!(revents & (POLLIN | POLLHUP | POLLERR)))
         return SIM_OK;
     if (!PQconsumeInput(k->c))
-        return fail(p, err, "connection %u: %s failed after %llu operations: %s", i, op,
-                    (unsigned long long)p->loop.ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
+        return sim_err_set_at(err, SIM_EFAIL, p->where,
+                              "connection %u: %s failed after %llu operations: %s", i, op,
+                              (unsigned long long)p->loop.ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
     while (k->s.busy && k->in_stmt && !PQisBusy(k->c)) {
         PGresult *r = PQgetResult(k->c);
         if (r) {
@@ -478,8 +474,9 @@ static int on_ready(val_probe_loop *l, unsigned i, short revents, sim_err *err)
         /* the statement is complete */
         k->in_stmt = 0;
         if (k->error)
-            return fail(p, err, "connection %u: %s failed after %llu operations: %s", i, op,
-                        (unsigned long long)p->loop.ndone, k->error);
+            return sim_err_set_at(err, SIM_EFAIL, p->where,
+                                  "connection %u: %s failed after %llu operations: %s", i, op,
+                                  (unsigned long long)p->loop.ndone, k->error);
         absorb(p, k);
         PQclear(k->last);
         k->last = NULL;
@@ -487,8 +484,9 @@ static int on_ready(val_probe_loop *l, unsigned i, short revents, sim_err *err)
         double now = val_probe_mono();
         int s = send_step(p, k);
         if (s < 0)
-            return fail(p, err, "connection %u: %s failed after %llu operations: %s", i, op,
-                        (unsigned long long)p->loop.ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
+            return sim_err_set_at(err, SIM_EFAIL, p->where,
+                                  "connection %u: %s failed after %llu operations: %s", i, op,
+                                  (unsigned long long)p->loop.ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
         if (s == 1) {
             k->s.deadline = now + p->o->timeout;
             continue;

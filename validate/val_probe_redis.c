@@ -44,18 +44,6 @@ typedef struct rprobe {
     val_probe_loop loop; /* counts the operations completed */
 } rprobe;
 
-static int fail(rprobe *p, sim_err *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(rprobe *p, sim_err *err, const char *fmt, ...)
-{
-    char msg[700];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return sim_err_set(err, SIM_EFAIL, "%s: %s", p->where, msg);
-}
-
 static struct timeval to_tv(double s)
 {
     struct timeval tv;
@@ -88,18 +76,20 @@ static int setup_cmd(rprobe *p, redisContext *c, const char *what, sim_err *err,
     va_end(ap);
     char why[256];
     if (!r)
-        return fail(p, err, "%s failed: %s", what, ctx_error(c, e, p->o->timeout, why, sizeof why));
+        return sim_err_set_at(err, SIM_EFAIL, p->where,
+                              "%s failed: %s", what, ctx_error(c, e, p->o->timeout, why, sizeof why));
     int rc = SIM_OK;
     if (r->type == REDIS_REPLY_ERROR) {
         if (!strncmp(r->str, "NOAUTH", 6))
-            rc = fail(p, err,
-                      "%s refused: the server requires a password (give it with the command's "
-                      "Redis password option, see --help, or in TFSIM_REDIS_PASSWORD): %s",
-                      what, r->str);
+            rc = sim_err_set_at(err, SIM_EFAIL, p->where,
+                                "%s refused: the server requires a password (give it with the command's "
+                                "Redis password option, see --help, or in TFSIM_REDIS_PASSWORD): %s",
+                                what, r->str);
         else if (!strcmp(what, "AUTH"))
-            rc = fail(p, err, "authentication failed (wrong password?): %s", r->str);
+            rc = sim_err_set_at(err, SIM_EFAIL, p->where,
+                                "authentication failed (wrong password?): %s", r->str);
         else
-            rc = fail(p, err, "%s failed: %s", what, r->str);
+            rc = sim_err_set_at(err, SIM_EFAIL, p->where, "%s failed: %s", what, r->str);
     }
     freeReplyObject(r);
     return rc;
@@ -113,21 +103,22 @@ static redisContext *connect_one(rprobe *p, sim_err *err)
                                   : redisConnectWithTimeout(cfg->host ? cfg->host : "127.0.0.1",
                                                             cfg->port ? cfg->port : 6379, tv);
     if (!c) {
-        fail(p, err, "cannot connect: out of memory");
+        sim_err_set_at(err, SIM_EFAIL, p->where, "cannot connect: out of memory");
         return NULL;
     }
     if (c->err) {
         int e = errno;
         const char *hint = (e == ECONNREFUSED || e == ENOENT) ? " (is redis-server running there?)" : "";
         if (e == EINPROGRESS || e == ETIMEDOUT)
-            fail(p, err, "cannot connect: no answer within %g s", p->o->timeout);
+            sim_err_set_at(err, SIM_EFAIL, p->where,
+                           "cannot connect: no answer within %g s", p->o->timeout);
         else
-            fail(p, err, "cannot connect: %s%s", c->errstr, hint);
+            sim_err_set_at(err, SIM_EFAIL, p->where, "cannot connect: %s%s", c->errstr, hint);
         redisFree(c);
         return NULL;
     }
     if (redisSetTimeout(c, tv) != REDIS_OK) {
-        fail(p, err, "cannot set the socket timeout: %s", c->errstr);
+        sim_err_set_at(err, SIM_EFAIL, p->where, "cannot set the socket timeout: %s", c->errstr);
         redisFree(c);
         return NULL;
     }
@@ -213,9 +204,10 @@ static int send_some(rprobe *p, rconn *k, unsigned i, sim_err *err)
 {
     int done = 0;
     if (redisBufferWrite(k->c, &done) != REDIS_OK)
-        return fail(p, err, "connection %u: %s failed after %llu operations: connection lost (%s)", i,
-                    val_probe_redis_ops[k->s.op], (unsigned long long)p->loop.ndone,
-                    k->c->err == REDIS_ERR_EOF ? "the server closed it" : k->c->errstr);
+        return sim_err_set_at(err, SIM_EFAIL, p->where,
+                              "connection %u: %s failed after %llu operations: connection lost (%s)", i,
+                              val_probe_redis_ops[k->s.op], (unsigned long long)p->loop.ndone,
+                              k->c->err == REDIS_ERR_EOF ? "the server closed it" : k->c->errstr);
     k->s.want_write = !done;
     return SIM_OK;
 }
@@ -237,16 +229,19 @@ static int check_reply(rprobe *p, const rconn *k, unsigned i, const redisReply *
 {
     const char *op = val_probe_redis_ops[k->s.op];
     if (r->type == REDIS_REPLY_ERROR)
-        return fail(p, err, "connection %u: %s: the server replied with an error: %s", i, op, r->str);
+        return sim_err_set_at(err, SIM_EFAIL, p->where,
+                              "connection %u: %s: the server replied with an error: %s", i, op, r->str);
     if (k->pending == 1 && (k->s.op == R_SAVE || k->s.op == R_REMOVE)) {
         /* the EXEC reply */
         if (r->type != REDIS_REPLY_ARRAY)
-            return fail(p, err, "connection %u: %s: the transaction was aborted (EXEC returned no array)", i,
-                        op);
+            return sim_err_set_at(err, SIM_EFAIL, p->where,
+                                  "connection %u: %s: the transaction was aborted (EXEC returned no array)", i,
+                                  op);
         for (size_t j = 0; j < r->elements; j++)
             if (r->element[j]->type == REDIS_REPLY_ERROR)
-                return fail(p, err, "connection %u: %s: a command in the transaction failed: %s", i, op,
-                            r->element[j]->str);
+                return sim_err_set_at(err, SIM_EFAIL, p->where,
+                                      "connection %u: %s: a command in the transaction failed: %s", i, op,
+                                      r->element[j]->str);
     }
     return SIM_OK;
 }
@@ -256,18 +251,21 @@ static int on_readable(val_probe_loop *l, rprobe *p, rconn *k, unsigned i, sim_e
 {
     const char *op = val_probe_redis_ops[k->s.op];
     if (redisBufferRead(k->c) != REDIS_OK)
-        return fail(p, err, "connection %u: %s failed after %llu operations: connection lost (%s)", i, op,
-                    (unsigned long long)p->loop.ndone,
-                    k->c->err == REDIS_ERR_EOF ? "the server closed it" : k->c->errstr);
+        return sim_err_set_at(err, SIM_EFAIL, p->where,
+                              "connection %u: %s failed after %llu operations: connection lost (%s)", i, op,
+                              (unsigned long long)p->loop.ndone,
+                              k->c->err == REDIS_ERR_EOF ? "the server closed it" : k->c->errstr);
     for (;;) {
         void *reply = NULL;
         if (redisGetReplyFromReader(k->c, &reply) != REDIS_OK)
-            return fail(p, err, "connection %u: %s: bad reply: %s", i, op, k->c->errstr);
+            return sim_err_set_at(err, SIM_EFAIL, p->where,
+                                  "connection %u: %s: bad reply: %s", i, op, k->c->errstr);
         if (!reply)
             return SIM_OK;
         if (!k->s.busy) {
             freeReplyObject(reply);
-            return fail(p, err, "connection %u: unexpected reply with no command in flight", i);
+            return sim_err_set_at(err, SIM_EFAIL, p->where,
+                                  "connection %u: unexpected reply with no command in flight", i);
         }
         int rc = check_reply(p, k, i, reply, err);
         freeReplyObject(reply);
@@ -319,12 +317,13 @@ static int cleanup(rprobe *p, sim_err *err)
         int e = errno;
         char why[256];
         if (!r) {
-            rc = fail(p, err, "SCAN failed: %s", ctx_error(c, e, p->o->timeout, why, sizeof why));
+            rc = sim_err_set_at(err, SIM_EFAIL, p->where,
+                                "SCAN failed: %s", ctx_error(c, e, p->o->timeout, why, sizeof why));
             break;
         }
         if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 || r->element[0]->type != REDIS_REPLY_STRING ||
             r->element[1]->type != REDIS_REPLY_ARRAY) {
-            rc = fail(p, err, "SCAN: unexpected reply");
+            rc = sim_err_set_at(err, SIM_EFAIL, p->where, "SCAN: unexpected reply");
             freeReplyObject(r);
             break;
         }
@@ -347,8 +346,8 @@ static int cleanup(rprobe *p, sim_err *err)
             free(argv);
             free(len);
             if (!d || d->type == REDIS_REPLY_ERROR) {
-                rc = d ? fail(p, err, "DEL failed: %s", d->str)
-                       : fail(p, err, "DEL failed: %s", ctx_error(c, e, p->o->timeout, why, sizeof why));
+                rc = d ? sim_err_set_at(err, SIM_EFAIL, p->where, "DEL failed: %s", d->str)
+                                 : sim_err_set_at(err, SIM_EFAIL, p->where, "DEL failed: %s", ctx_error(c, e, p->o->timeout, why, sizeof why));
                 if (d)
                     freeReplyObject(d);
                 freeReplyObject(r);
