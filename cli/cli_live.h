@@ -5,7 +5,6 @@
 #ifndef CLI_LIVE_H
 #define CLI_LIVE_H
 
-
 #include "cli/cli_scenario.h"
 #include "models/tf_params.h"
 #include "sim/sim_cfg.h"

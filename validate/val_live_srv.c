@@ -265,10 +265,10 @@ static int pg_send(srv *S, pgc *k, const val_live_call *c)
 static int pg_fail(srv *S, unsigned i, const char *what, sim_err *err)
 {
     char why[600];
-    return sim_err_set_at(err, SIM_EFAIL, S->pg_where,
-                          "connection %u: %s failed after %llu round trips: %s", i,
-                          tf_kind_names[S->pg[i].kind], (unsigned long long)S->ncalls,
-                          what ? what : val_probe_pg_one_line(PQerrorMessage(S->pg[i].c), why, sizeof why));
+    return sim_err_set_at(
+        err, SIM_EFAIL, S->pg_where, "connection %u: %s failed after %llu round trips: %s", i,
+        tf_kind_names[S->pg[i].kind], (unsigned long long)S->ncalls,
+        what ? what : val_probe_pg_one_line(PQerrorMessage(S->pg[i].c), why, sizeof why));
 }
 
 static int pg_ready(srv *S, val_live *e, unsigned i, short revents, sim_err *err)
@@ -486,16 +486,19 @@ static int io_wait(void *ctx, val_live *e, int block, sim_err *err)
     now = val_probe_mono();
     for (unsigned i = 0; i < S->npg && rc == SIM_OK; i++)
         if (S->pg[i].busy && now > S->pg[i].deadline)
-            rc = sim_err_set_at(err, SIM_EFAIL, S->pg_where,
-                                "connection %u: no reply within %g s to %s after %llu round trips (the "
-                                "server is down or frozen, or the statement waits, e.g. on a lock; it may "
-                                "still run there)",
-                                i, S->s->timeout, tf_kind_names[S->pg[i].kind], (unsigned long long)S->ncalls);
+            rc = sim_err_set_at(
+                err, SIM_EFAIL, S->pg_where,
+                "connection %u: no reply within %g s to %s after %llu round trips (the "
+                "server is down or frozen, or the statement waits, e.g. on a lock; it may "
+                "still run there)",
+                i, S->s->timeout, tf_kind_names[S->pg[i].kind], (unsigned long long)S->ncalls);
     for (unsigned i = 0; i < S->nrd && rc == SIM_OK; i++)
         if (S->rd[i].busy && now > S->rd[i].deadline)
             rc = sim_err_set_at(err, SIM_EFAIL, S->rd_where,
-                                "connection %u: no reply within %g s to %s after %llu round trips (server not answering)",
-                                i, S->s->timeout, tf_kind_names[S->rd[i].kind], (unsigned long long)S->ncalls);
+                                "connection %u: no reply within %g s to %s after %llu round trips "
+                                "(server not answering)",
+                                i, S->s->timeout, tf_kind_names[S->rd[i].kind],
+                                (unsigned long long)S->ncalls);
     return rc;
 }
 

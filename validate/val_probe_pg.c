@@ -141,7 +141,8 @@ static PGconn *connect_one(pprobe *p, sim_err *err)
         if (w <= 0) {
             if (w == 0)
                 sim_err_set_at(err, SIM_EFAIL, p->where,
-                               "cannot connect: no answer within %g s (server not answering)", p->o->timeout);
+                               "cannot connect: no answer within %g s (server not answering)",
+                               p->o->timeout);
             else
                 sim_err_set(err, SIM_EFAIL, "interrupted");
             PQfinish(c);
@@ -180,8 +181,8 @@ static int exec_wait(pprobe *p, PGconn *c, const char *sql, const char *what, do
         if (flushing) {
             int f = PQflush(c);
             if (f < 0)
-                return sim_err_set_at(err, SIM_EFAIL, p->where,
-                                      "%s failed: %s", what, one_line(PQerrorMessage(c), why, sizeof why));
+                return sim_err_set_at(err, SIM_EFAIL, p->where, "%s failed: %s", what,
+                                      one_line(PQerrorMessage(c), why, sizeof why));
             flushing = f == 1;
         }
         while (!flushing && !PQisBusy(c)) {
@@ -202,10 +203,11 @@ static int exec_wait(pprobe *p, PGconn *c, const char *sql, const char *what, do
         }
         int w = wait_fd(p, PQsocket(c), (short)(POLLIN | (flushing ? POLLOUT : 0)), deadline);
         if (w == 0)
-            return sim_err_set_at(err, SIM_EFAIL, p->where,
-                                  "%s: no reply within %g s (the server is down or frozen, or the statement "
-                                  "waits, e.g. on a lock; it may still run there)",
-                                  what, timeout);
+            return sim_err_set_at(
+                err, SIM_EFAIL, p->where,
+                "%s: no reply within %g s (the server is down or frozen, or the statement "
+                "waits, e.g. on a lock; it may still run there)",
+                what, timeout);
         if (w < 0)
             return sim_err_set(err, SIM_EFAIL, "%s: interrupted", what);
         if (!PQconsumeInput(c))
@@ -433,8 +435,9 @@ static int start_op(val_probe_loop *l, unsigned i, sim_err *err)
     char why[600];
     if (send_step(p, k) != 1)
         return sim_err_set_at(err, SIM_EFAIL, p->where,
-                              "connection %u: %s failed after %llu operations: %s", i, val_probe_pg_ops[op],
-                              (unsigned long long)p->loop.ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
+                              "connection %u: %s failed after %llu operations: %s", i,
+                              val_probe_pg_ops[op], (unsigned long long)p->loop.ndone,
+                              one_line(PQerrorMessage(k->c), why, sizeof why));
     return SIM_OK;
 }
 
@@ -450,15 +453,16 @@ static int on_ready(val_probe_loop *l, unsigned i, short revents, sim_err *err)
         if (f < 0)
             return sim_err_set_at(err, SIM_EFAIL, p->where,
                                   "connection %u: %s failed after %llu operations: %s", i, op,
-                                  (unsigned long long)p->loop.ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
+                                  (unsigned long long)p->loop.ndone,
+                                  one_line(PQerrorMessage(k->c), why, sizeof why));
         k->s.want_write = f == 1;
     }
     if (!(revents & (POLLIN | POLLHUP | POLLERR)))
         return SIM_OK;
     if (!PQconsumeInput(k->c))
-        return sim_err_set_at(err, SIM_EFAIL, p->where,
-                              "connection %u: %s failed after %llu operations: %s", i, op,
-                              (unsigned long long)p->loop.ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
+        return sim_err_set_at(
+            err, SIM_EFAIL, p->where, "connection %u: %s failed after %llu operations: %s", i, op,
+            (unsigned long long)p->loop.ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
     while (k->s.busy && k->in_stmt && !PQisBusy(k->c)) {
         PGresult *r = PQgetResult(k->c);
         if (r) {
@@ -486,7 +490,8 @@ static int on_ready(val_probe_loop *l, unsigned i, short revents, sim_err *err)
         if (s < 0)
             return sim_err_set_at(err, SIM_EFAIL, p->where,
                                   "connection %u: %s failed after %llu operations: %s", i, op,
-                                  (unsigned long long)p->loop.ndone, one_line(PQerrorMessage(k->c), why, sizeof why));
+                                  (unsigned long long)p->loop.ndone,
+                                  one_line(PQerrorMessage(k->c), why, sizeof why));
         if (s == 1) {
             k->s.deadline = now + p->o->timeout;
             continue;

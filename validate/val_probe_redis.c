@@ -81,10 +81,11 @@ static int setup_cmd(rprobe *p, redisContext *c, const char *what, sim_err *err,
     int rc = SIM_OK;
     if (r->type == REDIS_REPLY_ERROR) {
         if (!strncmp(r->str, "NOAUTH", 6))
-            rc = sim_err_set_at(err, SIM_EFAIL, p->where,
-                                "%s refused: the server requires a password (give it with the command's "
-                                "Redis password option, see --help, or in TFSIM_REDIS_PASSWORD): %s",
-                                what, r->str);
+            rc = sim_err_set_at(
+                err, SIM_EFAIL, p->where,
+                "%s refused: the server requires a password (give it with the command's "
+                "Redis password option, see --help, or in TFSIM_REDIS_PASSWORD): %s",
+                what, r->str);
         else if (!strcmp(what, "AUTH"))
             rc = sim_err_set_at(err, SIM_EFAIL, p->where,
                                 "authentication failed (wrong password?): %s", r->str);
@@ -234,14 +235,14 @@ static int check_reply(rprobe *p, const rconn *k, unsigned i, const redisReply *
     if (k->pending == 1 && (k->s.op == R_SAVE || k->s.op == R_REMOVE)) {
         /* the EXEC reply */
         if (r->type != REDIS_REPLY_ARRAY)
-            return sim_err_set_at(err, SIM_EFAIL, p->where,
-                                  "connection %u: %s: the transaction was aborted (EXEC returned no array)", i,
-                                  op);
+            return sim_err_set_at(
+                err, SIM_EFAIL, p->where,
+                "connection %u: %s: the transaction was aborted (EXEC returned no array)", i, op);
         for (size_t j = 0; j < r->elements; j++)
             if (r->element[j]->type == REDIS_REPLY_ERROR)
                 return sim_err_set_at(err, SIM_EFAIL, p->where,
-                                      "connection %u: %s: a command in the transaction failed: %s", i, op,
-                                      r->element[j]->str);
+                                      "connection %u: %s: a command in the transaction failed: %s",
+                                      i, op, r->element[j]->str);
     }
     return SIM_OK;
 }
@@ -251,10 +252,11 @@ static int on_readable(val_probe_loop *l, rprobe *p, rconn *k, unsigned i, sim_e
 {
     const char *op = val_probe_redis_ops[k->s.op];
     if (redisBufferRead(k->c) != REDIS_OK)
-        return sim_err_set_at(err, SIM_EFAIL, p->where,
-                              "connection %u: %s failed after %llu operations: connection lost (%s)", i, op,
-                              (unsigned long long)p->loop.ndone,
-                              k->c->err == REDIS_ERR_EOF ? "the server closed it" : k->c->errstr);
+        return sim_err_set_at(
+            err, SIM_EFAIL, p->where,
+            "connection %u: %s failed after %llu operations: connection lost (%s)", i, op,
+            (unsigned long long)p->loop.ndone,
+            k->c->err == REDIS_ERR_EOF ? "the server closed it" : k->c->errstr);
     for (;;) {
         void *reply = NULL;
         if (redisGetReplyFromReader(k->c, &reply) != REDIS_OK)
@@ -347,7 +349,8 @@ static int cleanup(rprobe *p, sim_err *err)
             free(len);
             if (!d || d->type == REDIS_REPLY_ERROR) {
                 rc = d ? sim_err_set_at(err, SIM_EFAIL, p->where, "DEL failed: %s", d->str)
-                                 : sim_err_set_at(err, SIM_EFAIL, p->where, "DEL failed: %s", ctx_error(c, e, p->o->timeout, why, sizeof why));
+                       : sim_err_set_at(err, SIM_EFAIL, p->where, "DEL failed: %s",
+                                        ctx_error(c, e, p->o->timeout, why, sizeof why));
                 if (d)
                     freeReplyObject(d);
                 freeReplyObject(r);
