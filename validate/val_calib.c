@@ -820,6 +820,9 @@ static uint64_t fnv_num(double v, uint64_t h)
     return sim_str_fnv(b, (size_t)n, h);
 }
 
+/* A text field with its terminating NUL as the separator (not
+ * sim_str_fnv_field's 0xff): the calibration keys stored in results
+ * databases were made so. */
 static uint64_t fnv_str(const char *s, uint64_t h)
 {
     return sim_str_fnv(s, strlen(s) + 1, h);

@@ -13,7 +13,6 @@
 #include <csv.h>
 
 #include "sim/sim_afile.h"
-
 #include "sim/sim_cfg.h"
 
 int val_samples_op_ok(const char *name)

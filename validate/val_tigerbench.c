@@ -124,7 +124,9 @@ static void rfail(reader *r, long line, const char *col, const char *fmt, ...)
                 col ? ": " : "", msg);
 }
 
-/* ---- hashing ---- */
+/* ---- hashing ----
+ * The reader's own open-addressing tables, rebuilt at every read and never
+ * stored: so the group key hashes the host bytes of its integers. */
 
 static uint64_t grp_hash(int arch, int is_kind, int name_id, long conc)
 {
