@@ -29,7 +29,8 @@ int cli_calib_flag(const char *cmd, int argc, char **argv, int *i, cli_calib_arg
 {
     const char *f = argv[*i];
     static const char *const flags[] = {"--tigerbench", "--config", "--format", "--seed",
-                                        "--rows0",      "--set",    "--jobs",   "--db"};
+                                        "--rows0",      "--set",    "--jobs",   "--db",
+                                        "--fit"};
     int known = 0;
     for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
         known |= !strcmp(f, flags[k]);
@@ -47,6 +48,8 @@ int cli_calib_flag(const char *cmd, int argc, char **argv, int *i, cli_calib_arg
         a->run.file = v;
     } else if (!strcmp(f, "--config")) {
         a->run.config = v;
+    } else if (!strcmp(f, "--fit")) {
+        a->run.fit = v;
     } else if (!strcmp(f, "--db")) {
         a->db = v;
     } else if (!strcmp(f, "--format")) {

@@ -127,8 +127,6 @@ int cmd_calibrate(int argc, char **argv)
             o->points = v;
         } else if (!strcmp(a, "--phases")) {
             o->phases = v;
-        } else if (!strcmp(a, "--fit")) {
-            o->fit = v;
         } else if (!strcmp(a, "--out")) {
             out = v;
         } else if (!strcmp(a, "--reps")) {

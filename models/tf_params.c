@@ -257,6 +257,15 @@ static const tf_param registry[] = {
        "CPU cores shared (processor sharing) by the co-located processes"},
      TF_DOUBLE(cores), .fit_lo = 1, .fit_hi = 64, .fit = 1,
      .source = CALIBRATED},
+    {{"host", "cpu_scale", SIM_CFG_NUM, "1", 0.01, 100, NULL, "factor",
+       "multiplies the CPU costs of the server's loop, its database clients and the backends "
+       "(the cpu_* and *_cpu keys of [server], [postgres], [redis] and [tigerbeetle], "
+       "postgres.row_cost, architecture.stub_cpu; not redis.service, postgres.flush or TigerBeetle's latencies; "
+       "the load generator has client.cpu_scale): the host's speed against the machine and "
+       "day the costs were measured on, so that measured costs keep their ratios when a fit "
+       "moves them together"},
+     TF_DOUBLE(host_cpu_scale), .demand = 1, .fit_lo = 0.1, .fit_hi = 10, .live = "1",
+     .source = "1; `tfsim compare` simulates with its own measured costs at 1"},
     {{"host", "client_on_host", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
        "the load generator runs on the same host"},
      TF_BOOL(client_on_host), .live = "true",
@@ -612,6 +621,12 @@ const tf_param *tf_params_find(const char *key)
     return NULL;
 }
 
+int tf_params_host_scaled(const tf_param *r)
+{
+    return r->demand && r->ctype == TF_CT_DOUBLE && strcmp(r->k.section, "client") &&
+           strcmp(r->k.key, "cpu_scale");
+}
+
 void tf_params_fit_bounds(const tf_param *r, double *lo, double *hi)
 {
     if (r->fit_lo > 0 && r->fit_hi > r->fit_lo) {
@@ -688,6 +703,10 @@ int tf_params_read(tf_params *p, const sim_cfg *cfg, const sim_cfg_key *s, size_
         sim_cfg_str(cfg, s, n, "client", "session", &session, err))
         return err->code;
     p->httpcore016 = !strcmp(hc, HTTPCORE016);
+    /* host.cpu_scale: the host's costs as the model runs them (one place) */
+    for (size_t i = 0; i < NREG; i++)
+        if (tf_params_host_scaled(&registry[i]))
+            *(double *)((char *)p + registry[i].off) *= p->host_cpu_scale;
     if (unit_mean(cfg, "server", "cpu_shape", &p->cpu_shape, err) ||
         unit_mean(cfg, "postgres", "jitter", &p->pg_jitter, err))
         return err->code;

@@ -104,6 +104,8 @@ typedef struct tf_params {
 
     /* host */
     double cores;
+    double host_cpu_scale;       /* host.cpu_scale: tf_params_read has already multiplied every
+                                    host cost (tf_params_host_scaled) by it */
     int client_on_host, pg_on_host;
     int redis_on_host;           /* Redis's service runs on the host's cores */
     int wake_affine;             /* a statement sent while its busy loop runs waits for its burst */
@@ -234,6 +236,10 @@ enum {
 /* 1 when cfg sets client.httpcore = 0.16 (Debian 12's httpcore), as
  * tf_params_read reads it; for code that holds a config, not parameters. */
 int tf_params_cfg_httpcore016(const sim_cfg *cfg);
+
+/* 1 when host.cpu_scale multiplies r's value: a CPU cost (.demand) of a
+ * double field outside the load generator's section, other than a scale. */
+int tf_params_host_scaled(const tf_param *r);
 
 /* The registry rows, in schema order (static storage). */
 const tf_param *tf_params_registry(size_t *n);

@@ -128,15 +128,21 @@ static void test_read_fills_each_field(void **state)
     tf_params p;
     if (sim_cfg_check(c, all, nall, &err) || tf_params_read(&p, c, all, nall, &err))
         fail_msg("%s", err.msg);
+    /* the host's costs come out times host.cpu_scale (test_host_scale) */
+    const tf_param *hs = tf_params_find("host.cpu_scale");
+    assert_non_null(hs);
+    double scale = want[hs - r];
+    assert_true(scale > 1);
     for (size_t i = 0; i < n; i++) {
         if (isnan(want[i]))
             continue;
         const char *f = (const char *)&p + r[i].off;
         double got = r[i].ctype == TF_CT_LONG ? (double)*(const long *)f : *(const double *)f;
-        if (got != want[i])
-            fail_msg("%s.%s: read %.17g, set %.17g", r[i].k.section, r[i].k.key, got, want[i]);
+        double w = tf_params_host_scaled(&r[i]) ? want[i] * scale : want[i];
+        if (got != w)
+            fail_msg("%s.%s: read %.17g, want %.17g", r[i].k.section, r[i].k.key, got, w);
     }
-    assert_close(p.pg_row_cost, 123e-9, 1e-20);
+    assert_close(p.pg_row_cost, 123e-9 * scale, 1e-20);
     assert_int_equal(p.pool_size, 17);
     tf_params_fini(&p);
     tf_params q;
@@ -149,12 +155,66 @@ static void test_read_fills_each_field(void **state)
     free(all);
 }
 
+/* host.cpu_scale multiplies the server's, the database clients' and the
+ * backends' CPU costs, and nothing of the load generator's or the host's
+ * other keys; at 1 the values are the config's. */
+static void test_host_scale(void **state)
+{
+    (void)state;
+    size_t n, nall;
+    const tf_param *r = tf_params_registry(&n);
+    sim_cfg_key *all = mdl_schema(NULL, &nall);
+    sim_cfg *c = sim_cfg_new();
+    sim_err err;
+    sim_err_clear(&err);
+    tf_params p1, p2;
+    if (tf_params_read(&p1, c, all, nall, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(sim_cfg_set(c, "host.cpu_scale=2.5", &err), SIM_OK);
+    if (sim_cfg_check(c, all, nall, &err) || tf_params_read(&p2, c, all, nall, &err))
+        fail_msg("%s", err.msg);
+    assert_close(p1.host_cpu_scale, 1, 0);
+    assert_close(p2.host_cpu_scale, 2.5, 0);
+    int scaled = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].ctype != TF_CT_DOUBLE)
+            continue;
+        double a = *(const double *)((const char *)&p1 + r[i].off);
+        double b = *(const double *)((const char *)&p2 + r[i].off);
+        if (tf_params_host_scaled(&r[i])) {
+            scaled++;
+            /* a CPU cost of the host's, never the load generator's */
+            assert_true(r[i].demand && strcmp(r[i].k.section, "client"));
+            assert_close(b, 2.5 * a, 1e-15 * fabs(a));
+        } else if (strcmp(r[i].k.key, "cpu_scale")) {
+            if (b != a)
+                fail_msg("%s.%s moved from %.17g to %.17g", r[i].k.section, r[i].k.key, a, b);
+        }
+    }
+    /* the costs a measured split pins, by name */
+    assert_close(p2.cpu_request, 2.5 * p1.cpu_request, 1e-18);
+    assert_close(p2.pg_query_cpu, 2.5 * p1.pg_query_cpu, 1e-18);
+    assert_close(p2.pg_loop_cpu_query, 2.5 * p1.pg_loop_cpu_query, 1e-18);
+    assert_close(p2.redis_loop_cpu, 2.5 * p1.redis_loop_cpu, 1e-18);
+    assert_close(p2.client_cpu, p1.client_cpu, 0);
+    assert_close(p2.cores, p1.cores, 0);
+    assert_true(scaled >= 15);
+    assert_false(tf_params_host_scaled(tf_params_find("client.cpu_scale")));
+    assert_false(tf_params_host_scaled(tf_params_find("host.cpu_scale")));
+    assert_false(tf_params_host_scaled(tf_params_find("client.cpu")));
+    tf_params_fini(&p1);
+    tf_params_fini(&p2);
+    sim_cfg_free(c);
+    free(all);
+}
+
 int main(void)
 {
     sim_rng_setup();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rows_are_consistent),
         cmocka_unit_test(test_read_fills_each_field),
+        cmocka_unit_test(test_host_scale),
     };
     return cmocka_run_group_tests_name("tf_params", tests, NULL, NULL);
 }

@@ -384,10 +384,14 @@ static int light_start(const sim_cfg *base, val_calib_param *params, size_t np,
                        const val_calib_point *pts, size_t npts, const val_calib_opts *o,
                        unsigned *evals, sim_err *err)
 {
-    int which[VAL_CALIB_MAX_PARAMS];
+    /* with host.cpu_scale fitted, it is the host's speed: the costs it
+     * multiplies stay (scaling both would move those twice) */
+    int host = 0, which[VAL_CALIB_MAX_PARAMS];
+    for (size_t i = 0; i < np; i++)
+        host |= !strcmp(params[i].key, "host.cpu_scale");
     for (size_t i = 0; i < np; i++) {
         const tf_param *r = tf_params_find(params[i].key);
-        which[i] = r && r->demand;
+        which[i] = r && r->demand && !(host && tf_params_host_scaled(r));
     }
     /* the fitted point of lowest concurrency with throughputs */
     size_t k0 = npts;

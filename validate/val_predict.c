@@ -120,14 +120,20 @@ static int baseline(const val_predict_opts *o, val_prediction *p, double share, 
     return rc;
 }
 
+/* The shipped calibration stands for b: its data, its architecture, and
+ * the default fitted keys (a --fit of its own is fitted). */
+static int shipped(const val_predict_opts *o, const val_calibration *b)
+{
+    return !o->base.fit && !strcmp(b->arch, TF_PARAMS_CALIBRATED_ARCH) &&
+           !strcmp(b->data_hash, TF_PARAMS_CALIBRATED_DATA);
+}
+
 /* The baseline's values are at hand without a fit or the cache: --config
  * without --calibrate, or the shipped calibration for the data it was
  * fitted on. */
 static int baseline_given(const val_predict_opts *o, const val_calibration *b)
 {
-    return !o->force_fit &&
-           (o->base.config || (!strcmp(b->arch, TF_PARAMS_CALIBRATED_ARCH) &&
-                               !strcmp(b->data_hash, TF_PARAMS_CALIBRATED_DATA)));
+    return !o->force_fit && (o->base.config || shipped(o, b));
 }
 
 static int baseline_step(const val_predict_opts *o, val_prediction *p, double share,
@@ -153,8 +159,7 @@ static int baseline_step(const val_predict_opts *o, val_prediction *p, double sh
             return SIM_OK;
         }
     }
-    if (!o->force_fit && !strcmp(b->arch, TF_PARAMS_CALIBRATED_ARCH) &&
-        !strcmp(b->data_hash, TF_PARAMS_CALIBRATED_DATA)) {
+    if (!o->force_fit && shipped(o, b)) {
         p->source = VAL_PREDICT_SHIPPED;
         return SIM_OK;
     }
@@ -354,10 +359,21 @@ static int kept_from_baseline(const val_calibration *b, const val_tigerbench_arc
         return 0;
     char key[sizeof b->params[0].key];
     tf_params_key(r, key, sizeof key);
-    for (size_t i = 0; i < b->np; i++)
+    int host = 0;
+    for (size_t i = 0; i < b->np; i++) {
         if (!strcmp(b->params[i].key, key))
             return 1;
-    return 0;
+        host |= !strcmp(b->params[i].key, "host.cpu_scale");
+    }
+    /* a cost host.cpu_scale multiplies moved with the fit (a measured
+     * value the fit keeps in proportion), unless the baseline's own
+     * light-load timings set it (val_calibration.own) */
+    if (!host || !tf_params_host_scaled(r))
+        return 0;
+    for (size_t i = 0; i < b->nown; i++)
+        if (!strcmp(b->own[i].key, key))
+            return 0;
+    return 1;
 }
 
 static int own_fit(const val_predict_opts *o, val_prediction *p, const val_tigerbench_arch *ta,

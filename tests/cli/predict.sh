@@ -111,6 +111,40 @@ expect 0 "predict --client auto, upstream data" -- "$TFSIM" predict --tigerbench
 expect_err "objective [0-9.e-]*: 1.0's kept" "predict --client auto keeps 1.0's client for TigerBench's data"
 expect_err "baseline pg_pg has no operation timings in" "predict says the upstream subset has no timings"
 if grep -q "the two fits are within" "$tmp/err"; then bad "predict calls fits 7x apart close"; else ok; fi
+# host.cpu_scale, a known answer: the upstream subset's pg_pg simulated
+# on a host 1.6 times slower (the server's and PostgreSQL's costs, not the
+# load generator's; the subset's own database state), and a fit of that
+# one key finds it within 10% (the four points' simulation noise, three
+# replications)
+expect 0 "simulate pg_pg on a slower host" -- "$TFSIM" calibrate --tigerbench "$tmp/upstream_sub.csv" \
+    --arch pg_pg --set host.cpu_scale=1.6 --iter 0 --reps 3 --format csv
+awk -F, -v OFS=, -v sim="$tmp/out" '
+    BEGIN { while ((getline l < sim) > 0) { split(l, f, ","); x[f[1] "," f[2]] = f[4] } }
+    NR > 1 && $4 == "pg" && $5 == "pg" { $15 = x[$3 "," $6]; $14 = $12 / $15 } { print }' \
+    "$tmp/upstream_sub.csv" >"$tmp/slow_synth.csv"
+expect 0 "calibrate --fit host.cpu_scale" -- "$TFSIM" calibrate --tigerbench "$tmp/slow_synth.csv" \
+    --arch pg_pg --fit host.cpu_scale --iter 20 --reps 3 --format csv --out "$tmp/slow.ini"
+hs=$(awk '/^\[/ { s = $0 } s == "[host]" && $1 == "cpu_scale" { print $3 }' "$tmp/slow.ini")
+if [ -n "$hs" ] && awk -v v="$hs" 'BEGIN { exit !(v > 1.44 && v < 1.76) }'; then ok
+else bad "calibrate --fit host.cpu_scale: '$hs', not 1.6 within 10%"; fi
+# predict --fit: a baseline fitted with those keys, never the shipped
+# calibration (fitted with the default set); PostgreSQL's statement cost,
+# which host.cpu_scale moves, stays the baseline's (only Redis's comes from
+# pg_redis's light-load timings), and without host.cpu_scale among the
+# keys it is the target's own again; a key it cannot fit named
+expect 0 "predict --fit" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg --target pg_redis \
+    --fit host.cpu_scale --iter 2 --fits 1 --client config --reps 2 --format csv
+expect_err "baseline pg_pg: fitted from $data now" "predict --fit fits the baseline, not the shipped values"
+expect_err "own demand from its timings at concurrency 1: redis.loop_cpu=" "predict --fit: Redis's cost from pg_redis's timings"
+if grep -q "own demand from its timings at concurrency 1: postgres.query_cpu" "$tmp/err"; then
+    bad "predict --fit host.cpu_scale: the statement cost refitted from the target's timings"; else ok; fi
+expect 0 "predict --fit without host.cpu_scale" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
+    --target pg_redis --fit client.cpu_scale --iter 2 --fits 1 --client config --reps 2 --format csv
+expect_err "own demand from its timings at concurrency 1: postgres.query_cpu=" \
+    "predict --fit without the statement cost or host.cpu_scale: the target's timings set it"
+expect 2 "predict --fit, an unknown key" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
+    --target tb_redis --fit host.cpus
+expect_err "host.cpus" "predict --fit names the unknown key"
 # --fits 2: the baseline fitted from two seeds (the second with the client
 # the first kept), each point the mean, fit_low..fit_high around it; a
 # given baseline has one fit and says so
