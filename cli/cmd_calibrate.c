@@ -187,6 +187,10 @@ int cmd_calibrate(int argc, char **argv)
     FILE *nf = ca.fmt == SIM_FMT_TEXT ? stdout : stderr;
     for (size_t i = 0; i < c.series.nnotes; i++)
         fprintf(stderr, "note: %s\n", c.series.notes[i]);
+    char setf[512];
+    if (val_calib_set_fitted(o, &c, setf, sizeof setf))
+        fprintf(stderr, "note: --set %s: a key the fit fits: the value is only its "
+                "start (a --fit list without it holds it)\n", setf);
     for (size_t i = 0; i < c.nown; i++) {
         char kv[256];
         sim_err e;

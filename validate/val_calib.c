@@ -1185,6 +1185,33 @@ static int light_own(val_calibration *c, sim_err *err)
     return SIM_OK;
 }
 
+size_t val_calib_set_fitted(const val_calib_run_opts *o, const val_calibration *c, char *buf,
+                            size_t len)
+{
+    size_t n = 0, used = 0;
+    if (len)
+        buf[0] = 0;
+    if (o->fit || !o->overrides)
+        return 0;
+    for (size_t i = 0; i < c->np; i++) {
+        char sec[64];
+        const char *dot = strrchr(c->params[i].key, '.');
+        if (!dot || (size_t)(dot - c->params[i].key) >= sizeof sec)
+            continue;
+        snprintf(sec, sizeof sec, "%.*s", (int)(dot - c->params[i].key), c->params[i].key);
+        const sim_cfg_entry *e = sim_cfg_find(o->overrides, sec, dot + 1);
+        if (!e || !e->origin || strcmp(e->origin, "--set"))
+            continue;
+        n++;
+        if (used < len) {
+            int w = snprintf(buf + used, len - used, "%s%s=%s", used ? ", " : "",
+                             c->params[i].key, e->value);
+            used += w < 0 ? 0 : (size_t)w;
+        }
+    }
+    return n;
+}
+
 int val_calib_prepare(const val_calib_run_opts *o, val_calibration *c, sim_err *err)
 {
     memset(c, 0, sizeof *c);

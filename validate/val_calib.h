@@ -319,6 +319,13 @@ val_calib_opts val_calib_light_opts(const val_calib_opts *from);
  * value in cfg clamped to them.  SIM_OK, or the error of reading cfg. */
 int val_calib_own_param(const sim_cfg *cfg, const tf_param *r, val_calib_param *q, sim_err *err);
 
+/* The default set's keys (o->fit NULL) that a --set of o->overrides names
+ * (origin "--set"): the fit starts from the value and moves it.  Writes
+ * "key=value, ..." into buf (caller's, len bytes) and returns how many;
+ * 0 with an explicit --fit (its keys are the user's choice). */
+size_t val_calib_set_fitted(const val_calib_run_opts *o, const val_calibration *c, char *buf,
+                            size_t len);
+
 /* val_calib_run in its three steps, for callers that decide in between
  * (predict): prepare (read, series, points, parameters at their start
  * values, the own demands of backends no fitted key covers, key); solve

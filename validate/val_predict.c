@@ -679,6 +679,12 @@ static int predict_one(const val_predict_opts *o, val_prediction *p, sim_err *er
     for (size_t i = 0; i < b->series.nnotes; i++)
         note(p, "%s", b->series.notes[i]);
     settings_notes(p, o->base.config, b->file, ba, o->base.overrides);
+    char setf[512];
+    if (p->source == VAL_PREDICT_FITTED || p->source == VAL_PREDICT_CACHED) {
+        if (val_calib_set_fitted(&o->base, b, setf, sizeof setf))
+            note(p, "--set %s: a key the fit fits: the value is only its start (a --fit "
+                    "list without it holds it)", setf);
+    }
     if (p->target_absent)
         note(p, "%s is simulated with the settings of %s's runs (pool, requests per phase, "
                 "succeed rate)", p->target, b->arch);

@@ -29,6 +29,15 @@ then ok; else bad "calibrate --out: the --set (its last value) and the architect
 expect 0 "calibrate from the written file" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --points 1,10 \
     --fit client.cpu,server.cpu_request --iter 0 --reps 1 --format csv --config "$tmp/set.ini"
 if cut -d, -f1-4 "$tmp/out" | cmp -s - "$tmp/set_fit.csv"; then ok; else bad "calibrate --out does not reproduce the fit"; fi
+# a --set of a key the default set fits: the fit moves it, and says so;
+# with --fit the keys are the user's own and nothing is said
+expect 0 "calibrate, a fitted key --set" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg \
+    --points 1,10 --iter 1 --reps 1 --format csv --set postgres.query_cpu=53us --set host.rtt=50us
+expect_err "^note: --set postgres.query_cpu=53us: a key the fit fits: the value is only its start (a --fit list without it holds it)$" \
+    "calibrate names a --set the default set fits (and not host.rtt)"
+expect 0 "calibrate --fit and a --set" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --points 1,10 \
+    --fit client.cpu --iter 1 --reps 1 --format csv --set postgres.query_cpu=53us
+if grep -q "^note: --set" "$tmp/err"; then bad "calibrate --fit: a note on a --set it does not fit"; else ok; fi
 # same seed, same calibration
 expect 0 "calibrate again" -- "$TFSIM" calibrate --tigerbench $data --arch pg_pg --points 1,10 \
     --fit client.cpu,server.cpu_request --iter 3 --reps 1 --format csv
