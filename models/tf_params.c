@@ -259,11 +259,11 @@ static const tf_param registry[] = {
      .source = CALIBRATED},
     {{"host", "cpu_scale", SIM_CFG_NUM, "1", 0.01, 100, NULL, "factor",
        "multiplies the CPU costs of the server's loop, its database clients and the backends "
-       "(the cpu_* and *_cpu keys of [server], [postgres], [redis] and [tigerbeetle], "
-       "postgres.row_cost, architecture.stub_cpu; not redis.service, postgres.flush or TigerBeetle's latencies; "
-       "the load generator has client.cpu_scale): the host's speed against the machine and "
-       "day the costs were measured on, so that measured costs keep their ratios when a fit "
-       "moves them together"},
+       "(every CPU cost in [server], [postgres], [redis] and [tigerbeetle], row_cost and "
+       "architecture.stub_cpu included; not redis.service, postgres.flush or TigerBeetle's "
+       "latencies; the load generator has client.cpu_scale): the host's speed against the "
+       "machine and day the costs were measured on, so that measured costs keep their ratios "
+       "when a fit moves them together"},
      TF_DOUBLE(host_cpu_scale), .demand = 1, .fit_lo = 0.1, .fit_hi = 10, .live = "1",
      .source = "1; `tfsim compare` simulates with its own measured costs at 1"},
     {{"host", "client_on_host", SIM_CFG_BOOL, "true", 0, 0, NULL, NULL,
