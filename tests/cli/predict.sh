@@ -142,6 +142,12 @@ expect 0 "predict --fit without host.cpu_scale" -- "$TFSIM" predict --tigerbench
     --target pg_redis --fit client.cpu_scale --iter 2 --fits 1 --client config --reps 2 --format csv
 expect_err "own demand from its timings at concurrency 1: postgres.query_cpu=" \
     "predict --fit without the statement cost or host.cpu_scale: the target's timings set it"
+# a --set of a key the default set fits: predict says the fit moves it
+expect 0 "predict, a fitted key --set" -- "$TFSIM" predict --tigerbench "$tmp/upstream_sub.csv" \
+    --baseline pg_pg --target tb_redis --iter 2 --fits 1 --client config --reps 2 --format csv \
+    --set host.cores=2.5 --set host.rtt=50us
+expect_err "^note: --set host.cores=2.5: a key the fit fits: the value is only its start (a --fit list without it holds it)$" \
+    "predict names a --set the default set fits (and not host.rtt)"
 expect 2 "predict --fit, an unknown key" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
     --target tb_redis --fit host.cpus
 expect_err "host.cpus" "predict --fit names the unknown key"

@@ -41,19 +41,32 @@ if grep -q '^io_threads = 4$' "$tmp/io4-fit.ini" && grep -q '^io_threads_do_read
 printf 'include = io4-fit.ini\n[client]\ntotal = 50\n[redis]\nservice = fit.redis.paymentsession.get\n' >"$tmp/io4-scen.ini"
 expect 0 "a scenario with the fitted fragment" -- "$TFSIM" run "$tmp/io4-scen.ini" --reps 1
 
-# tfsim live against the io4 server: the webhook's waves of 16 start the
-# I/O threads, so its run row counts threaded writes; together the phases'
-# counts are the run's share times its Redis round trips (checkout 1 each,
-# webhook 4: get, two fulfill SETs, remove)
-expect 0 "live, redis io4, webhooks of 16" -- "$TFSIM" live configs/live/pg_redis.ini --set client.total=64 \
-    --set client.concurrency=16 --set client.phases=checkout,webhook --format csv \
-    --redis-socket "$TFSIM_REDIS_IO4_SOCKET" --pg-conninfo "$TFSIM_PG_CONNINFO"
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
-         $1 == "run" && $2 == "totals" { share = $(c["redis_threaded_writes"]) }
-         $1 == "run" && $2 == "webhook" { w = $(c["threaded_writes"]) }
-         $1 == "run" && $2 == "checkout" { k = $(c["threaded_writes"]) }
-         END { d = k + w - share * 64 * 5; exit !(w > 0 && k >= 0 && d * d < 1) }' "$tmp/out" &&
-    ok || bad "live, redis io4: the webhook's threaded writes counted per phase: $(grep '^run,' "$tmp/out" | tr '\n' ' ')"
+# tfsim live against the io4 server: the webhook's waves of 16 can start
+# the I/O threads, so its run row counts threaded writes; together the
+# phases' counts are the run's share times its Redis round trips (checkout
+# 1 each, webhook 4: get, two fulfill SETs, remove) on every run.  Whether
+# a run's waves start them is live behaviour (the 16 requests reach Redis
+# in one cycle or not): on a CI machine on 2026-12-07 one run had none in
+# either phase, on this VM the same hour ten of ten had 59-249 of 320; so
+# up to three runs, one with threaded webhook writes wanted
+rio_live=0
+for try in 1 2 3; do
+    expect 0 "live, redis io4, webhooks of 16" -- "$TFSIM" live configs/live/pg_redis.ini --set client.total=64 \
+        --set client.concurrency=16 --set client.phases=checkout,webhook --format csv \
+        --redis-socket "$TFSIM_REDIS_IO4_SOCKET" --pg-conninfo "$TFSIM_PG_CONNINFO"
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+             $1 == "run" && $2 == "totals" { share = $(c["redis_threaded_writes"]) }
+             $1 == "run" && $2 == "webhook" { w = $(c["threaded_writes"]) }
+             $1 == "run" && $2 == "checkout" { k = $(c["threaded_writes"]) }
+             END { d = k + w - share * 64 * 5; exit !(w >= 0 && k >= 0 && d * d < 1) }' "$tmp/out" &&
+        ok || bad "live, redis io4: the threaded writes counted per phase: $(grep '^run,' "$tmp/out" | tr '\n' ' ')"
+    if awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+                $1 == "run" && $2 == "webhook" { w = $(c["threaded_writes"]) } END { exit !(w > 0) }' "$tmp/out"; then
+        rio_live=1
+        break
+    fi
+done
+if [ "$rio_live" = 1 ]; then ok; else bad "live, redis io4: no threaded webhook write at 16 in three runs"; fi
 
 # compare learns the server's setting; with 16 webhooks per wave the model's
 # threads start and the webhooks slow down, as the live ones do.  Redis
