@@ -1194,12 +1194,8 @@ size_t val_calib_set_fitted(const val_calib_run_opts *o, const val_calibration *
     if (o->fit || !o->overrides)
         return 0;
     for (size_t i = 0; i < c->np; i++) {
-        char sec[64];
-        const char *dot = strrchr(c->params[i].key, '.');
-        if (!dot || (size_t)(dot - c->params[i].key) >= sizeof sec)
-            continue;
-        snprintf(sec, sizeof sec, "%.*s", (int)(dot - c->params[i].key), c->params[i].key);
-        const sim_cfg_entry *e = sim_cfg_find(o->overrides, sec, dot + 1);
+        const tf_param *r = tf_params_find(c->params[i].key);
+        const sim_cfg_entry *e = r ? sim_cfg_find(o->overrides, r->k.section, r->k.key) : NULL;
         if (!e || !e->origin || strcmp(e->origin, "--set"))
             continue;
         n++;
