@@ -240,6 +240,8 @@ int tf_params_cfg_httpcore016(const sim_cfg *cfg);
 /* 1 when host.cpu_scale multiplies r's value: a CPU cost (.demand) of a
  * double field outside the load generator's section, other than a scale. */
 int tf_params_host_scaled(const tf_param *r);
+/* The key of that scale, as calibration lists name it. */
+#define TF_PARAMS_HOST_SCALE "host.cpu_scale"
 
 /* The registry rows, in schema order (static storage). */
 const tf_param *tf_params_registry(size_t *n);

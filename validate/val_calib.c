@@ -386,9 +386,7 @@ static int light_start(const sim_cfg *base, val_calib_param *params, size_t np,
 {
     /* with host.cpu_scale fitted, it is the host's speed: the costs it
      * multiplies stay (scaling both would move those twice) */
-    int host = 0, which[VAL_CALIB_MAX_PARAMS];
-    for (size_t i = 0; i < np; i++)
-        host |= !strcmp(params[i].key, "host.cpu_scale");
+    int host = val_calib_has_key(params, np, TF_PARAMS_HOST_SCALE), which[VAL_CALIB_MAX_PARAMS];
     for (size_t i = 0; i < np; i++) {
         const tf_param *r = tf_params_find(params[i].key);
         which[i] = r && r->demand && !(host && tf_params_host_scaled(r));
@@ -1183,6 +1181,14 @@ static int light_own(val_calibration *c, sim_err *err)
         c->own_c = p0->concurrency;
     }
     return SIM_OK;
+}
+
+int val_calib_has_key(const val_calib_param *params, size_t np, const char *key)
+{
+    for (size_t i = 0; i < np; i++)
+        if (!strcmp(params[i].key, key))
+            return 1;
+    return 0;
 }
 
 size_t val_calib_set_fitted(const val_calib_run_opts *o, const val_calibration *c, char *buf,

@@ -319,6 +319,9 @@ val_calib_opts val_calib_light_opts(const val_calib_opts *from);
  * value in cfg clamped to them.  SIM_OK, or the error of reading cfg. */
 int val_calib_own_param(const sim_cfg *cfg, const tf_param *r, val_calib_param *q, sim_err *err);
 
+/* 1 when params[0..np) holds key ("section.key"). */
+int val_calib_has_key(const val_calib_param *params, size_t np, const char *key);
+
 /* The default set's keys (o->fit NULL) that a --set of o->overrides names
  * (origin "--set"): the fit starts from the value and moves it.  Writes
  * "key=value, ..." into buf (caller's, len bytes) and returns how many;

@@ -359,21 +359,13 @@ static int kept_from_baseline(const val_calibration *b, const val_tigerbench_arc
         return 0;
     char key[sizeof b->params[0].key];
     tf_params_key(r, key, sizeof key);
-    int host = 0;
-    for (size_t i = 0; i < b->np; i++) {
-        if (!strcmp(b->params[i].key, key))
-            return 1;
-        host |= !strcmp(b->params[i].key, "host.cpu_scale");
-    }
+    if (val_calib_has_key(b->params, b->np, key))
+        return 1;
     /* a cost host.cpu_scale multiplies moved with the fit (a measured
      * value the fit keeps in proportion), unless the baseline's own
      * light-load timings set it (val_calibration.own) */
-    if (!host || !tf_params_host_scaled(r))
-        return 0;
-    for (size_t i = 0; i < b->nown; i++)
-        if (!strcmp(b->own[i].key, key))
-            return 0;
-    return 1;
+    return tf_params_host_scaled(r) && val_calib_has_key(b->params, b->np, TF_PARAMS_HOST_SCALE) &&
+           !val_calib_has_key(b->own, b->nown, key);
 }
 
 static int own_fit(const val_predict_opts *o, val_prediction *p, const val_tigerbench_arch *ta,
@@ -680,11 +672,10 @@ static int predict_one(const val_predict_opts *o, val_prediction *p, sim_err *er
         note(p, "%s", b->series.notes[i]);
     settings_notes(p, o->base.config, b->file, ba, o->base.overrides);
     char setf[512];
-    if (p->source == VAL_PREDICT_FITTED || p->source == VAL_PREDICT_CACHED) {
-        if (val_calib_set_fitted(&o->base, b, setf, sizeof setf))
-            note(p, "--set %s: a key the fit fits: the value is only its start (a --fit "
-                    "list without it holds it)", setf);
-    }
+    if ((p->source == VAL_PREDICT_FITTED || p->source == VAL_PREDICT_CACHED) &&
+        val_calib_set_fitted(&o->base, b, setf, sizeof setf))
+        note(p, "--set %s: a key the fit fits: the value is only its start (a --fit list "
+                "without it holds it)", setf);
     if (p->target_absent)
         note(p, "%s is simulated with the settings of %s's runs (pool, requests per phase, "
                 "succeed rate)", p->target, b->arch);
