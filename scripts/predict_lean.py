@@ -23,6 +23,7 @@ no point at all.
 """
 import argparse
 import csv
+import math
 import sys
 
 PHASES = ("checkout", "reserve", "webhook", "commit")
@@ -55,7 +56,7 @@ def read(path, cmin):
             e = float(r["error_pct"])
         except ValueError:
             die(f"{path}:{n}: error_pct: '{r['error_pct']}' is not a number")
-        if e != e:
+        if math.isnan(e):
             continue
         if c >= cmin:
             out.append((r["phase"], c, e))
