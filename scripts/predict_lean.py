@@ -38,14 +38,18 @@ def read(path, cmin):
     """(phase, concurrency, error) of every measured point at cmin and up."""
     try:
         with open(path, newline="", encoding="utf-8") as f:
-            rows = list(csv.DictReader(f))
+            rd = csv.DictReader(f)
+            rows = list(rd)
+            cols = rd.fieldnames or []
     except OSError as e:
         die(f"{path}: {e.strerror}")
+    for col in ("phase", "concurrency", "error_pct"):
+        if col not in cols:
+            die(f"{path}: no column {col}")
     out = []
     for n, r in enumerate(rows, start=2):
-        for col in ("phase", "concurrency", "error_pct"):
-            if r.get(col) is None:
-                die(f"{path}: no column {col}")
+        if any(r.get(col) is None for col in ("phase", "concurrency", "error_pct")):
+            die(f"{path}:{n}: fewer fields than the header's")
         if r["error_pct"] == "":
             continue
         try:
