@@ -211,13 +211,17 @@ expect 0 "predict pg_redis --refit-shared" -- "$TFSIM" predict --tigerbench $dat
 expect_err "pg_redis's accounting.hold at concurrency 1 (5.984 ms) matches" "predict --refit-shared: state from the hold timing"
 expect_err "own demand from its timings at concurrency 1: postgres.query_cpu=" "predict --refit-shared: statement cost fitted"
 expect_err "Redis: on cores of its own (host.redis_on_host = false" "predict says where Redis runs"
+if grep -q "Redis: io-threads" "$tmp/err"; then
+    bad "predict: an io-threads note with Redis off the host (its threads cost nothing there)"; else ok; fi
 expect_err "redis-py: each Redis command waits 2 loop turns of the pool's connection check (redis.pool_turns) under the pool's lock" \
     "predict names redis-py's turns (the defaults: TigerFans' redis-py)"
 expect_err "then 0 of its send (redis.send_turns" "predict names the send's turns (default 0)"
 expect 0 "predict pg_redis, Redis on the host" -- "$TFSIM" predict --tigerbench $data --baseline pg_pg \
     --target pg_redis --reps 2 --format csv --set host.redis_on_host=true --set redis.send_turns=1 \
-    --set redis.pool_lock=false
+    --set redis.pool_lock=false --set redis.io_threads=1
 if grep -q "Redis: on cores of its own" "$tmp/err"; then bad "predict: no Redis note once it is on the host"; else ok; fi
+expect_err "Redis: io-threads 1 (redis.io_threads; TigerFans' Makefile runs Redis with --io-threads 4" \
+    "predict names the target's Redis io-threads once Redis is on the host"
 expect_err "outside the pool's lock (redis-py 4.3.4, Debian 12), then 1 of its send" "predict: the turns as --set sets them"
 # with the target measured (pg_pg against itself), errors and Amdahl columns appear
 # Two withheld tb_redis figures are known: the seed document quotes the
