@@ -220,7 +220,7 @@ expect 0 "predict pg_redis, Redis on the host" -- "$TFSIM" predict --tigerbench 
     --target pg_redis --reps 2 --format csv --set host.redis_on_host=true --set redis.send_turns=1 \
     --set redis.pool_lock=false --set redis.io_threads=1
 if grep -q "Redis: on cores of its own" "$tmp/err"; then bad "predict: no Redis note once it is on the host"; else ok; fi
-expect_err "Redis: io-threads 1 (redis.io_threads; TigerFans' Makefile runs Redis with --io-threads 4" \
+expect_err "Redis: io-threads 1 (redis.io_threads; TigerFans' Makefile runs Redis with --io-threads 4 --io-threads-do-reads yes); a series" \
     "predict names the target's Redis io-threads once Redis is on the host"
 expect_err "outside the pool's lock (redis-py 4.3.4, Debian 12), then 1 of its send" "predict: the turns as --set sets them"
 # with the target measured (pg_pg against itself), errors and Amdahl columns appear
