@@ -29,17 +29,21 @@ expect_err() {
 expect_out() {
     if grep -q -- "$1" "$tmp/out"; then ok; else bad "$2: stdout lacks '$1'"; head -5 "$tmp/out" | sed 's/^/    /'; fi
 }
-# expect_live_predict FILE KEPT MAX LABEL [FITS]: tfsim predict pg_pg ->
-# pg_redis on the live TigerFans series FILE (60 simplex iterations: the
-# suite stays short; FITS fits, predict's default when not given),
-# checking that the baseline fit keeps the client KEPT ("Debian's" or
-# "1.0's") and that the forward MAPE over concurrency 5-100 is under MAX
-# percent (the run is deterministic).
+# expect_live_predict FILE KEPT MAX LABEL [FITS [ARG...]]: tfsim predict
+# pg_pg -> pg_redis on the live TigerFans series FILE (60 simplex
+# iterations: the suite stays short; FITS fits, predict's default when
+# empty or not given; ARGs passed on, e.g. --set S.K=V), checking that the
+# baseline fit keeps the client KEPT ("Debian's" or "1.0's") and that the
+# forward MAPE over concurrency 5-100 is under MAX percent (the run is
+# deterministic).
 expect_live_predict() {
-    expect 0 "$4" -- "$TFSIM" predict --tigerbench "$1" --baseline pg_pg --target pg_redis \
-        --iter 60 ${5:+--fits $5} --format csv
-    expect_err "objective [0-9.e-]*: $2 kept" "$4: keeps $2 client"
+    _f=$1 _kept=$2 _max=$3 _label=$4 _fits=${5:-}
+    shift 4
+    [ $# -gt 0 ] && shift
+    expect 0 "$_label" -- "$TFSIM" predict --tigerbench "$_f" --baseline pg_pg --target pg_redis \
+        --iter 60 ${_fits:+--fits $_fits} "$@" --format csv
+    expect_err "objective [0-9.e-]*: $_kept kept" "$_label: keeps $_kept client"
     m=$(sed -n 's/^MAPE at concurrency >= 5: simulation \([0-9.]*\)%.*/\1/p' "$tmp/err")
-    if [ -n "$m" ] && awk -v m="$m" -v x="$3" 'BEGIN { exit !(m < x) }'; then ok
-    else bad "$4: MAPE '$m', want < $3%"; fi
+    if [ -n "$m" ] && awk -v m="$m" -v x="$_max" 'BEGIN { exit !(m < x) }'; then ok
+    else bad "$_label: MAPE '$m', want < $_max%"; fi
 }

@@ -16,14 +16,10 @@ case "$TFSIM" in
 */san/*) ;;
 *)
     f=tests/data/live_debian12_p_io1.csv
-    expect 0 "predict pg_redis against io-threads 1" -- "$TFSIM" predict --tigerbench $f \
-        --baseline pg_pg --target pg_redis --iter 60 --fits 1 --set redis.io_threads=1 --format csv
+    expect_live_predict $f "Debian's" 8 "predict pg_redis against io-threads 1" 1 \
+        --set redis.io_threads=1
     cp "$tmp/out" "$tmp/io1.csv"
-    expect_err "objective [0-9.e-]*: Debian's kept" "predict keeps Debian's client (the series ran with it)"
     expect_err "Redis: io-threads 1 (redis.io_threads" "predict names the io-threads it simulates"
-    m=$(sed -n 's/^MAPE at concurrency >= 5: simulation \([0-9.]*\)%.*/\1/p' "$tmp/err")
-    if [ -n "$m" ] && awk -v m="$m" 'BEGIN { exit !(m < 8) }'; then ok
-    else bad "predict against io-threads 1: MAPE '$m', want < 8%"; fi
     expect 0 "predict the same as io-threads 4" -- "$TFSIM" predict --tigerbench $f \
         --baseline pg_pg --target pg_redis --iter 60 --fits 1 --format csv
     expect_err "Redis: io-threads 4 (redis.io_threads" "predict names the default io-threads"
