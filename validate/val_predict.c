@@ -765,9 +765,9 @@ static int predict_one(const val_predict_opts *o, val_prediction *p, sim_err *er
             note(p, "Redis: io-threads %ld (redis.io_threads; TigerFans' Makefile runs Redis "
                     "with --io-threads 4 --io-threads-do-reads yes); a series measured against "
                     "another setting (CONFIG GET io-threads) needs --set redis.io_threads=N. On a "
-                    "2-core VM io-threads 4 cost the webhook 9-29%% at concurrency 10-100 with "
-                    "Debian's client, nothing with the pinned one (docs/live-tigerfans.md, "
-                    "\"io-threads 4 against 1\")",
+                    "2-core VM io-threads 4 cost the webhook 0-33%% at concurrency 10-100 in four "
+                    "live pairs with Debian's client, nothing with the pinned one "
+                    "(docs/live-tigerfans.md)",
                  io);
         if (!on)
             note(p, "Redis: on cores of its own (host.redis_on_host = false, as for the TigerBench "
