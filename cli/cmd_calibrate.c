@@ -187,6 +187,9 @@ int cmd_calibrate(int argc, char **argv)
     FILE *nf = ca.fmt == SIM_FMT_TEXT ? stdout : stderr;
     for (size_t i = 0; i < c.series.nnotes; i++)
         fprintf(stderr, "note: %s\n", c.series.notes[i]);
+    if (c.series.notes_left_out)
+        fprintf(stderr, "note: %zu more notes on the series left out (it keeps %d)\n",
+                c.series.notes_left_out, VAL_SERIES_MAX_NOTES);
     char setf[512];
     if (val_calib_set_fitted(o, &c, setf, sizeof setf))
         fprintf(stderr, "note: --set %s: a key the fit fits: the value is only its "

@@ -197,6 +197,9 @@ int cmd_predict(int argc, char **argv)
     FILE *nf = ca.fmt == SIM_FMT_TEXT ? stdout : stderr;
     for (size_t i = 0; i < p->nnotes; i++)
         fprintf(nf, "note: %s\n", p->notes[i]);
+    if (p->notes_left_out)
+        fprintf(nf, "note: %zu more notes left out (predict keeps %d)\n", p->notes_left_out,
+                VAL_PREDICT_MAX_NOTES);
     sim_table *t = sim_table_new(NULL);
     val_predict_table(p, t);
     if (ca.fmt == SIM_FMT_TEXT) {

@@ -73,6 +73,35 @@ static void test_dup(void **state)
     free(d);
 }
 
+static int fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
+static int fmt(char *buf, size_t len, const char *f, ...)
+{
+    va_list ap;
+    va_start(ap, f);
+    int cut = sim_str_vfmt(buf, len, f, ap);
+    va_end(ap);
+    return cut;
+}
+
+/* The bounded format: a text that fits is vsnprintf's; one that does not
+ * ends in "..." within the buffer, never inside a UTF-8 character. */
+static void test_vfmt(void **state)
+{
+    (void)state;
+    char b[12];
+    assert_int_equal(fmt(b, sizeof b, "%s-%d", "ab", 42), 0);
+    assert_string_equal(b, "ab-42");
+    assert_int_equal(fmt(b, sizeof b, "%s", "12345678901"), 0); /* 11 bytes: just fits */
+    assert_string_equal(b, "12345678901");
+    assert_int_equal(fmt(b, sizeof b, "%s", "123456789012"), 1);
+    assert_string_equal(b, "12345678...");
+    /* "x" (U+00D7) is two bytes; the cut would take its first byte alone */
+    assert_int_equal(fmt(b, sizeof b, "1234567\u00d7%s", "tail"), 1);
+    assert_string_equal(b, "1234567...");
+    assert_int_equal(fmt(b, 4, "%s", "abcd"), 1);
+    assert_string_equal(b, "...");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -80,6 +109,7 @@ int main(void)
         cmocka_unit_test(test_fnv_fields),
         cmocka_unit_test(test_cfg_hash_unchanged),
         cmocka_unit_test(test_dup),
+        cmocka_unit_test(test_vfmt),
     };
     return cmocka_run_group_tests_name("sim_str", tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "models/tf_params.h"
+#include "sim/sim_str.h"
 #include "validate/val_presets.h"
 
 static const char *const kind_rows[TF_NKINDS] = {
@@ -77,11 +78,13 @@ static inline void band_bounds(const val_prediction *p, double x, double *lo, do
 }
 static void note(val_prediction *p, const char *fmt, ...)
 {
-    if (p->nnotes == VAL_PREDICT_MAX_NOTES)
+    if (p->nnotes == VAL_PREDICT_MAX_NOTES) {
+        p->notes_left_out++;
         return;
+    }
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(p->notes[p->nnotes++], VAL_PREDICT_NOTE_LEN, fmt, ap);
+    sim_str_vfmt(p->notes[p->nnotes++], VAL_PREDICT_NOTE_LEN, fmt, ap);
     va_end(ap);
 }
 
@@ -670,6 +673,7 @@ static int predict_one(const val_predict_opts *o, val_prediction *p, sim_err *er
         return err->code;
     for (size_t i = 0; i < b->series.nnotes; i++)
         note(p, "%s", b->series.notes[i]);
+    p->notes_left_out += b->series.notes_left_out;
     settings_notes(p, o->base.config, b->file, ba, o->base.overrides);
     char setf[512];
     if ((p->source == VAL_PREDICT_FITTED || p->source == VAL_PREDICT_CACHED) &&

@@ -75,7 +75,7 @@
 #include "validate/val_calib.h"
 
 #define VAL_PREDICT_MAX_NOTES 48
-#define VAL_PREDICT_NOTE_LEN 400
+#define VAL_PREDICT_NOTE_LEN 1024
 /* Baseline fits of an ensemble (step 7): the default, and the most. */
 #define VAL_PREDICT_FITS 3
 #define VAL_PREDICT_MAX_FITS 16
@@ -207,8 +207,10 @@ typedef struct val_prediction {
     long base_worst_c;
     double base_worst_err;             /* percent, signed */
     long mape_from;
-    char notes[VAL_PREDICT_MAX_NOTES][VAL_PREDICT_NOTE_LEN];
+    char notes[VAL_PREDICT_MAX_NOTES][VAL_PREDICT_NOTE_LEN]; /* a note cut to fit ends in "..." */
     size_t nnotes;
+    size_t notes_left_out;             /* notes beyond VAL_PREDICT_MAX_NOTES, the baseline
+                                          series' own included */
 } val_prediction;
 
 /* Run the prediction.  p is caller storage, filled; free with

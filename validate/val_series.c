@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/sim_str.h"
+
 static const char *const phases[] = {"checkout", "webhook", "reserve", "commit"};
 
 const char *val_series_order_name(int order)
@@ -26,11 +28,13 @@ const char *val_series_order_name(int order)
 static void note(val_series *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(val_series *s, const char *fmt, ...)
 {
-    if (s->nnotes == VAL_SERIES_MAX_NOTES)
+    if (s->nnotes == VAL_SERIES_MAX_NOTES) {
+        s->notes_left_out++;
         return;
+    }
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s->notes[s->nnotes++], VAL_SERIES_NOTE_LEN, fmt, ap);
+    sim_str_vfmt(s->notes[s->nnotes++], VAL_SERIES_NOTE_LEN, fmt, ap);
     va_end(ap);
 }
 

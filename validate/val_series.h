@@ -55,7 +55,7 @@
 #include "validate/val_tigerbench.h"
 
 #define VAL_SERIES_MAX_NOTES 24
-#define VAL_SERIES_NOTE_LEN 320
+#define VAL_SERIES_NOTE_LEN 640
 
 typedef struct val_series_opts {
     double rows0;     /* holds rows before the series started (--rows0) */
@@ -96,8 +96,9 @@ typedef struct val_series {
     double rows0, goodies0;
     char turn[16][VAL_TIGERBENCH_NAME_MAX]; /* architectures in turn order */
     size_t nturn;
-    char notes[VAL_SERIES_MAX_NOTES][VAL_SERIES_NOTE_LEN];
+    char notes[VAL_SERIES_MAX_NOTES][VAL_SERIES_NOTE_LEN]; /* a note cut to fit ends in "..." */
     size_t nnotes;
+    size_t notes_left_out;      /* notes beyond VAL_SERIES_MAX_NOTES */
 } val_series;
 
 /* What tfsim models of a TigerBench file: accounting pg or tb, payments
