@@ -25,16 +25,77 @@ pool_queued to FILE (passes per request; the mean connections open and
 idle, and requests waiting for a connection, at a pass: the last on
 httpcore 1.x only, 0 on 0.16).  The hook's own CPU is taken out of
 client_ms.
+--gc-stats FILE times Python's garbage collector (gc.callbacks, the CPU
+time of each collection) in the load generator and, with --server-gc
+PATH, in the server, whose own hook (GC_HOOK below, which
+live_cpu_sweep.py --gc-stats puts into the server) keeps its running
+total in PATH; appends arch,concurrency,phase,client_gc_ms,
+client_collections,server_gc_ms,server_collections to FILE (milliseconds
+per successful request; collections in the phase; the server's columns
+empty without --server-gc).
 Exit status 2 on bad arguments or a process that cannot be read.
 """
 import argparse
 import asyncio
+import gc
 import os
 import resource
 import sys
 import time
 
 TICK = os.sysconf("SC_CLK_TCK")
+
+# Python that times every garbage collection of the process it runs in
+# and keeps the running total in the file TFSIM_GC_FILE names ("SECONDS
+# COLLECTIONS", rewritten in place after each collection); it does
+# nothing where TFSIM_GC_FILE is not set.  live_cpu_sweep.py --gc-stats
+# appends it to the server's sitecustomize.
+GC_HOOK = '''
+import gc as _tfsim_gc, os as _tfsim_os, time as _tfsim_time
+if _tfsim_os.environ.get("TFSIM_GC_FILE"):
+    _tfsim_gc_fd = _tfsim_os.open(_tfsim_os.environ["TFSIM_GC_FILE"],
+                                  _tfsim_os.O_WRONLY | _tfsim_os.O_CREAT | _tfsim_os.O_TRUNC, 0o644)
+    _tfsim_gc_st = [0.0, 0.0, 0]
+
+    def _tfsim_gc_cb(phase, info):
+        if phase == "start":
+            _tfsim_gc_st[0] = _tfsim_time.process_time()
+            return
+        _tfsim_gc_st[1] += _tfsim_time.process_time() - _tfsim_gc_st[0]
+        _tfsim_gc_st[2] += 1
+        line = "%.9f %d" % (_tfsim_gc_st[1], _tfsim_gc_st[2])
+        _tfsim_os.pwrite(_tfsim_gc_fd, line.ljust(47).encode() + b"\\n", 0)
+
+    _tfsim_gc.callbacks.append(_tfsim_gc_cb)
+'''
+
+
+class GcTime:
+    """The garbage collector's CPU time and collections in this process."""
+
+    def __init__(self):
+        self.seconds = 0.0
+        self.count = 0
+        self._t = 0.0
+        gc.callbacks.append(self._cb)
+
+    def _cb(self, phase, info):
+        if phase == "start":
+            self._t = time.process_time()
+        else:
+            self.seconds += time.process_time() - self._t
+            self.count += 1
+
+
+def server_gc(path):
+    """(seconds, collections) the server's GC_HOOK wrote to path; (0, 0)
+    before its first collection."""
+    try:
+        with open(path) as f:
+            sec, n = f.read().split()
+        return float(sec), int(n)
+    except FileNotFoundError:
+        return 0.0, 0
 
 
 def stat_fields(pid):
@@ -93,10 +154,11 @@ def sample(server_pid):
     }
 
 
-async def run(args, lp, pool=None):
+async def run(args, lp, pool=None, gct=None):
     base = args.base
     rows = []
     pool_rows = []
+    gc_rows = []
 
     def record(phase, summary, before, t0):
         after = sample(args.server_pid)
@@ -107,6 +169,13 @@ async def run(args, lp, pool=None):
             pool_rows.append([args.arch, args.concurrency, phase,
                               "%.3f" % (pool.passes / ok), "%.2f" % (pool.conns / n),
                               "%.2f" % (pool.idle / n), "%.2f" % (pool.queued / n)])
+        if gct is not None:
+            srv = server_gc(args.server_gc) if args.server_gc else None
+            gc_rows.append([args.arch, args.concurrency, phase,
+                            "%.4f" % (1e3 * (gct.seconds - before["gc"][0]) / ok),
+                            gct.count - before["gc"][1]] +
+                           (["%.4f" % (1e3 * (srv[0] - before["server_gc"][0]) / ok),
+                             srv[1] - before["server_gc"][1]] if srv else ["", ""]))
         rows.append([args.arch, args.concurrency, phase, summary.total, summary.ok,
                      "%.6f" % summary.wall_time, "%.4f" % summary.throughput] +
                     ["%.4f" % (1e3 * (after[k] - before[k]) / ok)
@@ -115,7 +184,11 @@ async def run(args, lp, pool=None):
     def start():
         if pool is not None:
             pool.reset()
-        return sample(args.server_pid)
+        b = sample(args.server_pid)
+        if gct is not None:
+            b["gc"] = (gct.seconds, gct.count)
+            b["server_gc"] = server_gc(args.server_gc) if args.server_gc else None
+        return b
 
     b = start()
     t0 = time.perf_counter()
@@ -133,7 +206,7 @@ async def run(args, lp, pool=None):
     b = start()
     _, s = await lp.phase_accounting_commit(base=base, sessions=acc, conc=args.concurrency)
     record("commit", s, b, t0)
-    return rows, pool_rows
+    return rows, pool_rows, gc_rows
 
 
 def main():
@@ -148,6 +221,10 @@ def main():
     ap.add_argument("--csv", required=True)
     ap.add_argument("--pool-stats", metavar="FILE",
                     help="also count the client's httpcore pool at every pass into FILE")
+    ap.add_argument("--gc-stats", metavar="FILE",
+                    help="also time the garbage collector per phase into FILE")
+    ap.add_argument("--server-gc", metavar="PATH",
+                    help="the running total the server's GC hook keeps (with --gc-stats)")
     args = ap.parse_args()
     if args.concurrency < 1 or args.total < 1:
         print("live_cpu_phases: --concurrency and --total must be at least 1", file=sys.stderr)
@@ -171,7 +248,11 @@ def main():
                   "(_assign_requests_to_connections, _close_expired_connections)",
                   file=sys.stderr)
             sys.exit(2)
-    rows, pool_rows = asyncio.run(run(args, lp, pool))
+    if args.server_gc and not args.gc_stats:
+        print("live_cpu_phases: --server-gc needs --gc-stats", file=sys.stderr)
+        sys.exit(2)
+    gct = GcTime() if args.gc_stats else None
+    rows, pool_rows, gc_rows = asyncio.run(run(args, lp, pool, gct))
     new = not os.path.exists(args.csv)
     with open(args.csv, "a") as f:
         if new:
@@ -185,6 +266,14 @@ def main():
             if new:
                 f.write("arch,concurrency,phase,pool_passes,pool_conns,pool_idle,pool_queued\n")
             for r in pool_rows:
+                f.write(",".join(str(x) for x in r) + "\n")
+    if gct is not None:
+        new = not os.path.exists(args.gc_stats)
+        with open(args.gc_stats, "a") as f:
+            if new:
+                f.write("arch,concurrency,phase,client_gc_ms,client_collections,server_gc_ms,"
+                        "server_collections\n")
+            for r in gc_rows:
                 f.write(",".join(str(x) for x in r) + "\n")
 
 

@@ -7,7 +7,7 @@ tests/data/live_cpu_phases_p.csv; it was a throw-away shell loop).
       --concurrency 1,20,50,100 --csv out.csv \\
       --database-url postgresql+asyncpg://USER@/DB?host=SOCKDIR&port=PORT \\
       --redis-url unix:///path/to/redis.sock [--total N] [--python PY] \\
-      [--pool-stats POOL.csv]
+      [--pool-stats POOL.csv] [--gc-stats GC.csv]
 
 For each concurrency in turn: `PY -m uvicorn tigerfans.server:app
 --workers=1 --no-access-log` in the checkout, with the KEY=VALUE lines of
@@ -17,8 +17,10 @@ the caller's, so that a pinned httpx there reaches the server and the
 driver alike); once it answers on 127.0.0.1:8000 (within 30 s),
 scripts/live_cpu_phases.py runs TigerBench's four phases against it and
 appends their rows to --csv (labelled pg_pg or pg_redis; with --pool-stats
-the load generator's pool at its passes to POOL.csv as well); then the
-server stops.  ARCH is an env file suffix: pg_pg or redis_pg.
+the load generator's pool at its passes to POOL.csv as well; with
+--gc-stats the garbage collector's time per request in the load generator
+and the server, through live_cpu_phases.py's GC_HOOK in the server's
+sitecustomize, to GC.csv); then the server stops.  ARCH is an env file suffix: pg_pg or redis_pg.
 
 Exit status: 0 done; 1 a server or a run failed (the rows written before
 stay in --csv); 2 bad arguments or a missing env file.
@@ -35,6 +37,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import tigerfans_live  # noqa: E402  (its stand-ins, env files and list parsing)
+import live_cpu_phases  # noqa: E402  (its GC hook for the server)
 
 LABEL = {"pg_pg": "pg_pg", "redis_pg": "pg_redis"}
 
@@ -75,6 +78,8 @@ def main(argv=None):
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--pool-stats", metavar="FILE",
                     help="live_cpu_phases.py --pool-stats: the client's pool at its passes")
+    ap.add_argument("--gc-stats", metavar="FILE",
+                    help="live_cpu_phases.py --gc-stats: the garbage collector's time, both sides")
     try:
         a = ap.parse_args(argv)
         conc = tigerfans_live.parse_list("concurrency", a.concurrency, int)
@@ -98,6 +103,9 @@ def main(argv=None):
         if used:
             print(f"live_cpu_sweep: stand-ins for {', '.join(used)} (see tigerfans_live.py)",
                   file=sys.stderr)
+        if a.gc_stats:  # after the stand-ins' sitecustomize, if they wrote one
+            with open(os.path.join(shims, "sitecustomize.py"), "a", encoding="ascii") as f:
+                f.write(live_cpu_phases.GC_HOOK)
         for c, extra in zip(conc, envs):
             if answering(8000, 0.3):
                 print("live_cpu_sweep: something already answers on 127.0.0.1:8000 (a server "
@@ -108,8 +116,12 @@ def main(argv=None):
             env["DATABASE_URL"] = a.database_url
             env["REDIS_URL"] = a.redis_url
             env["PYTHONPATH"] = shims + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+            srv_env = dict(env)
+            gc_file = os.path.join(shims, f"server_gc_{c}.txt")
+            if a.gc_stats:
+                srv_env["TFSIM_GC_FILE"] = gc_file
             srv = subprocess.Popen([a.python, "-m", "uvicorn", "tigerfans.server:app", "--workers=1",
-                                    "--no-access-log"], cwd=a.app, env=env,
+                                    "--no-access-log"], cwd=a.app, env=srv_env,
                                    stdout=subprocess.DEVNULL, stderr=sys.stderr)
             try:
                 if not answering(8000, 30) or srv.poll() is not None:
@@ -119,7 +131,9 @@ def main(argv=None):
                 r = subprocess.run([a.python, os.path.join(HERE, "live_cpu_phases.py"), "--app",
                                     a.app, "--server-pid", str(srv.pid), "--arch", LABEL[a.arch],
                                     "--concurrency", str(c), "--total", str(a.total), "--csv", a.csv]
-                                   + (["--pool-stats", a.pool_stats] if a.pool_stats else []),
+                                   + (["--pool-stats", a.pool_stats] if a.pool_stats else [])
+                                   + (["--gc-stats", a.gc_stats, "--server-gc", gc_file]
+                                      if a.gc_stats else []),
                                    env=env, stdout=sys.stderr)
                 if r.returncode != 0:
                     print(f"live_cpu_sweep: the run at concurrency {c} failed (status "

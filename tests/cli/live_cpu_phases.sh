@@ -19,6 +19,7 @@ def burn(s):
         pass
 async def phase_checkout(base, total, conc):
     burn(0.02)
+    junk = [[i] for i in range(20000)]  # containers: young-generation collections
     return list(range(total)), Summary(total, total, 0.5)
 async def phase_webhook(base, sessions, concurrency, mode, succeed_rate, mock_webhook_url, mock_secret):
     assert mode == "direct" and mock_webhook_url == base + "/payments/webhook"
@@ -47,6 +48,18 @@ expect 0 "live_cpu_phases appends" -- python3 scripts/live_cpu_phases.py --app "
     --server-pid $$ --arch pg_redis --concurrency 1 --total 10 --csv "$tmp/cpu.csv"
 if [ "$(grep -c '^arch,' "$tmp/cpu.csv")" -eq 1 ] && [ "$(grep -c '^pg_redis,1,' "$tmp/cpu.csv")" -eq 4 ]; then ok; else
     bad "live_cpu_phases: appended rows"; fi
+# --gc-stats: the load generator's collections per phase (checkout makes
+# 20,000 lists: some 28 young collections at 700 allocations each; the
+# others next to none); without --server-gc the server's columns are empty
+expect 0 "live_cpu_phases --gc-stats" -- python3 scripts/live_cpu_phases.py --app "$tmp/app" \
+    --server-pid $$ --arch pg_pg --concurrency 7 --total 100 --csv "$tmp/cpu3.csv" --gc-stats "$tmp/gc.csv"
+if [ "$(head -1 "$tmp/gc.csv")" = "arch,concurrency,phase,client_gc_ms,client_collections,server_gc_ms,server_collections" ] &&
+    awk -F, 'NR == 2 && $3 == "checkout" && $5 >= 10 && $4 >= 0 && $6 == "" && $7 == "" { c++ }
+             NR > 2 && $5 <= 3 && $6 == "" { c++ } END { exit c != 4 || NR != 5 }' "$tmp/gc.csv"; then ok
+else bad "live_cpu_phases --gc-stats: checkout's collections, the server's columns empty"; sed 's/^/    /' "$tmp/gc.csv"; fi
+expect 2 "live_cpu_phases: --server-gc alone" -- python3 scripts/live_cpu_phases.py --app "$tmp/app" \
+    --server-pid $$ --arch pg_pg --concurrency 1 --csv "$tmp/x.csv" --server-gc "$tmp/none"
+expect_err "--server-gc needs --gc-stats" "live_cpu_phases: --server-gc without --gc-stats"
 expect 2 "live_cpu_phases: a server that is not running" -- python3 scripts/live_cpu_phases.py --app "$tmp/app" \
     --server-pid 999999999 --arch pg_pg --concurrency 1 --csv "$tmp/x.csv"
 expect_err "--server-pid 999999999" "live_cpu_phases names the missing server"

@@ -13,6 +13,8 @@ with open("$tmp/started.txt", "a") as f:
 async def app(scope, receive, send):
     if scope["type"] != "http":
         return
+    if os.environ.get("STANDIN_GARBAGE"):  # containers: the server's young collections
+        junk = [[i] for i in range(int(os.environ["STANDIN_GARBAGE"]))]
     await send({"type": "http.response.start", "status": 200, "headers": []})
     await send({"type": "http.response.body", "body": b"ok"})
 PY
@@ -68,6 +70,16 @@ if "$py" -c 'import uvicorn' 2>/dev/null; then
                          $5 > 0.5 && $5 <= 1 && $6 > 0.3 && $6 <= $5 { c++ }
                      NR > 2 && $4 == 0 { c++ } END { exit c != 4 || NR != 5 }' "$tmp/pool.csv"; then ok
         else bad "live_cpu_sweep --pool-stats: the checkout's passes, none elsewhere"; sed 's/^/    /' "$tmp/pool.csv"; fi
+        # --gc-stats: the garbage collector in both processes; the stand-in
+        # server makes 7,000 lists per request (some 10 young collections
+        # each), the checkout's 5 requests some 50 in all
+        STANDIN_REQUESTS=5 STANDIN_GARBAGE=7000 expect 0 "live_cpu_sweep --gc-stats" -- "$py" \
+            scripts/live_cpu_sweep.py --app "$a" --arch redis_pg --concurrency 3 --total 5 \
+            --csv "$tmp/sweep3.csv" --gc-stats "$tmp/gc.csv" --database-url x --redis-url y
+        if [ "$(head -1 "$tmp/gc.csv")" = "arch,concurrency,phase,client_gc_ms,client_collections,server_gc_ms,server_collections" ] &&
+            awk -F, 'NR == 2 && $1 == "pg_redis" && $3 == "checkout" && $7 >= 25 && $6 > 0 { c++ }
+                     NR > 2 && $7 != "" && $7 <= 3 { c++ } END { exit c != 4 || NR != 5 }' "$tmp/gc.csv"; then ok
+        else bad "live_cpu_sweep --gc-stats: the server's collections in checkout"; sed 's/^/    /' "$tmp/gc.csv"; fi
     else
         echo "NOTE: live_cpu_sweep: $py has no httpx (python3-httpx): --pool-stats is not run"
     fi
