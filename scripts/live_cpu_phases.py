@@ -209,6 +209,16 @@ async def run(args, lp, pool=None, gct=None):
     return rows, pool_rows, gc_rows
 
 
+def append_rows(path, header, rows):
+    """Appends rows to the CSV at path, the header first when it is new."""
+    new = not os.path.exists(path)
+    with open(path, "a") as f:
+        if new:
+            f.write(header + "\n")
+        for r in rows:
+            f.write(",".join(str(x) for x in r) + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--app", required=True, help="TigerFans checkout (holds bench/)")
@@ -253,28 +263,14 @@ def main():
         sys.exit(2)
     gct = GcTime() if args.gc_stats else None
     rows, pool_rows, gc_rows = asyncio.run(run(args, lp, pool, gct))
-    new = not os.path.exists(args.csv)
-    with open(args.csv, "a") as f:
-        if new:
-            f.write("arch,concurrency,phase,requests,ok,walltime,throughput,client_ms,"
-                    "server_ms,postgres_ms,redis_ms\n")
-        for r in rows:
-            f.write(",".join(str(x) for x in r) + "\n")
+    append_rows(args.csv, "arch,concurrency,phase,requests,ok,walltime,throughput,client_ms,"
+                "server_ms,postgres_ms,redis_ms", rows)
     if pool is not None:
-        new = not os.path.exists(args.pool_stats)
-        with open(args.pool_stats, "a") as f:
-            if new:
-                f.write("arch,concurrency,phase,pool_passes,pool_conns,pool_idle,pool_queued\n")
-            for r in pool_rows:
-                f.write(",".join(str(x) for x in r) + "\n")
+        append_rows(args.pool_stats,
+                    "arch,concurrency,phase,pool_passes,pool_conns,pool_idle,pool_queued", pool_rows)
     if gct is not None:
-        new = not os.path.exists(args.gc_stats)
-        with open(args.gc_stats, "a") as f:
-            if new:
-                f.write("arch,concurrency,phase,client_gc_ms,client_collections,server_gc_ms,"
-                        "server_collections\n")
-            for r in gc_rows:
-                f.write(",".join(str(x) for x in r) + "\n")
+        append_rows(args.gc_stats, "arch,concurrency,phase,client_gc_ms,client_collections,"
+                    "server_gc_ms,server_collections", gc_rows)
 
 
 if __name__ == "__main__":
