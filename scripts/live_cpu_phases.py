@@ -89,13 +89,25 @@ class GcTime:
 
 def server_gc(path):
     """(seconds, collections) the server's GC_HOOK wrote to path; (0, 0)
-    before its first collection."""
-    try:
-        with open(path) as f:
-            sec, n = f.read().split()
-        return float(sec), int(n)
-    except FileNotFoundError:
-        return 0.0, 0
+    before its first collection (no file, or the hook's empty one).  A
+    read that catches the hook's rewrite half done is read again; None
+    (said on stderr) for a file that never reads right."""
+    for _ in range(100):
+        try:
+            with open(path) as f:
+                text = f.read()
+        except FileNotFoundError:
+            return 0.0, 0
+        if not text.strip():
+            return 0.0, 0
+        try:
+            sec, n = text.split()
+            return float(sec), int(n)
+        except ValueError:
+            time.sleep(0.001)
+    print(f"live_cpu_phases: --server-gc {path}: not the hook's 'SECONDS COLLECTIONS' "
+          f"({text!r}); the server's GC columns of this phase are left empty", file=sys.stderr)
+    return None
 
 
 def stat_fields(pid):
@@ -171,11 +183,12 @@ async def run(args, lp, pool=None, gct=None):
                               "%.2f" % (pool.idle / n), "%.2f" % (pool.queued / n)])
         if gct is not None:
             srv = server_gc(args.server_gc) if args.server_gc else None
+            b0 = before["server_gc"]
             gc_rows.append([args.arch, args.concurrency, phase,
                             "%.4f" % (1e3 * (gct.seconds - before["gc"][0]) / ok),
                             gct.count - before["gc"][1]] +
-                           (["%.4f" % (1e3 * (srv[0] - before["server_gc"][0]) / ok),
-                             srv[1] - before["server_gc"][1]] if srv else ["", ""]))
+                           (["%.4f" % (1e3 * (srv[0] - b0[0]) / ok), srv[1] - b0[1]]
+                            if srv and b0 else ["", ""]))
         rows.append([args.arch, args.concurrency, phase, summary.total, summary.ok,
                      "%.6f" % summary.wall_time, "%.4f" % summary.throughput] +
                     ["%.4f" % (1e3 * (after[k] - before[k]) / ok)

@@ -57,6 +57,22 @@ if [ "$(head -1 "$tmp/gc.csv")" = "arch,concurrency,phase,client_gc_ms,client_co
     awk -F, 'NR == 2 && $3 == "checkout" && $5 >= 10 && $4 >= 0 && $6 == "" && $7 == "" { c++ }
              NR > 2 && $5 <= 3 && $6 == "" { c++ } END { exit c != 4 || NR != 5 }' "$tmp/gc.csv"; then ok
 else bad "live_cpu_phases --gc-stats: checkout's collections, the server's columns empty"; sed 's/^/    /' "$tmp/gc.csv"; fi
+# --server-gc: the hook's empty file (no collection yet) reads as none;
+# a file that is not the hook's leaves the server's columns empty, said
+: >"$tmp/gc_empty.txt"
+expect 0 "live_cpu_phases --server-gc, the hook's empty file" -- python3 scripts/live_cpu_phases.py \
+    --app "$tmp/app" --server-pid $$ --arch pg_pg --concurrency 2 --total 10 --csv "$tmp/cpu4.csv" \
+    --gc-stats "$tmp/gc4.csv" --server-gc "$tmp/gc_empty.txt"
+if awk -F, 'NR > 1 && $6 == "0.0000" && $7 == 0 { c++ } END { exit c != 4 }' "$tmp/gc4.csv"; then ok
+else bad "live_cpu_phases --server-gc: an empty file is no collection"; sed 's/^/    /' "$tmp/gc4.csv"; fi
+echo "not the hook" >"$tmp/gc_bad.txt"
+expect 0 "live_cpu_phases --server-gc, a file that is not the hook's" -- python3 scripts/live_cpu_phases.py \
+    --app "$tmp/app" --server-pid $$ --arch pg_pg --concurrency 2 --total 10 --csv "$tmp/cpu5.csv" \
+    --gc-stats "$tmp/gc5.csv" --server-gc "$tmp/gc_bad.txt"
+expect_err "server's GC columns of this phase are left empty" "live_cpu_phases: a bad --server-gc file, said"
+if awk -F, 'NR > 1 && $6 == "" && $7 == "" && $5 != "" { c++ } END { exit c != 4 }' "$tmp/gc5.csv" &&
+    [ "$(grep -c '^pg_pg,2,' "$tmp/cpu5.csv")" -eq 4 ]; then ok
+else bad "live_cpu_phases --server-gc: a bad file empties the server's columns, keeps the rows"; fi
 expect 2 "live_cpu_phases: --server-gc alone" -- python3 scripts/live_cpu_phases.py --app "$tmp/app" \
     --server-pid $$ --arch pg_pg --concurrency 1 --csv "$tmp/x.csv" --server-gc "$tmp/none"
 expect_err "--server-gc needs --gc-stats" "live_cpu_phases: --server-gc without --gc-stats"
