@@ -33,7 +33,10 @@ total in PATH; appends arch,concurrency,phase,client_gc_ms,
 client_collections,server_gc_ms,server_collections to FILE (milliseconds
 per successful request; collections in the phase; the server's columns
 empty without --server-gc).
-Exit status 2 on bad arguments or a process that cannot be read.
+Each phase's rows are appended as soon as it is measured.
+Exit status: 0 done; 1 the server stopped during the run (the phases
+measured before it are in the files); 2 bad arguments or a process that
+cannot be read at the start.
 """
 import argparse
 import asyncio
@@ -157,6 +160,8 @@ def group_cpu(prefix):
 
 
 def sample(server_pid):
+    if stat_fields(server_pid)[0] in "ZX":  # exited, its parent has not reaped it yet
+        raise ProcessLookupError(f"process {server_pid} has exited")
     ru = resource.getrusage(resource.RUSAGE_SELF)
     return {
         "client": ru.ru_utime + ru.ru_stime,
@@ -166,11 +171,17 @@ def sample(server_pid):
     }
 
 
+CSV_HEADER = ("arch,concurrency,phase,requests,ok,walltime,throughput,client_ms,server_ms,"
+              "postgres_ms,redis_ms")
+POOL_HEADER = "arch,concurrency,phase,pool_passes,pool_conns,pool_idle,pool_queued"
+GC_HEADER = ("arch,concurrency,phase,client_gc_ms,client_collections,server_gc_ms,"
+             "server_collections")
+
+
 async def run(args, lp, pool=None, gct=None):
+    """The four phases; each phase's rows are appended to the files as soon
+    as it is measured, so that a run cut short keeps them."""
     base = args.base
-    rows = []
-    pool_rows = []
-    gc_rows = []
 
     def record(phase, summary, before, t0):
         after = sample(args.server_pid)
@@ -178,21 +189,24 @@ async def run(args, lp, pool=None, gct=None):
         if pool is not None:  # the hook's own CPU is not the load generator's
             after["client"] -= pool.cpu
             n = max(pool.passes, 1)
-            pool_rows.append([args.arch, args.concurrency, phase,
-                              "%.3f" % (pool.passes / ok), "%.2f" % (pool.conns / n),
-                              "%.2f" % (pool.idle / n), "%.2f" % (pool.queued / n)])
+            append_rows(args.pool_stats, POOL_HEADER,
+                        [[args.arch, args.concurrency, phase,
+                          "%.3f" % (pool.passes / ok), "%.2f" % (pool.conns / n),
+                          "%.2f" % (pool.idle / n), "%.2f" % (pool.queued / n)]])
         if gct is not None:
             srv = server_gc(args.server_gc) if args.server_gc else None
             b0 = before["server_gc"]
-            gc_rows.append([args.arch, args.concurrency, phase,
-                            "%.4f" % (1e3 * (gct.seconds - before["gc"][0]) / ok),
-                            gct.count - before["gc"][1]] +
-                           (["%.4f" % (1e3 * (srv[0] - b0[0]) / ok), srv[1] - b0[1]]
-                            if srv and b0 else ["", ""]))
-        rows.append([args.arch, args.concurrency, phase, summary.total, summary.ok,
-                     "%.6f" % summary.wall_time, "%.4f" % summary.throughput] +
-                    ["%.4f" % (1e3 * (after[k] - before[k]) / ok)
-                     for k in ("client", "server", "postgres", "redis")])
+            append_rows(args.gc_stats, GC_HEADER,
+                        [[args.arch, args.concurrency, phase,
+                          "%.4f" % (1e3 * (gct.seconds - before["gc"][0]) / ok),
+                          gct.count - before["gc"][1]] +
+                         (["%.4f" % (1e3 * (srv[0] - b0[0]) / ok), srv[1] - b0[1]]
+                          if srv and b0 else ["", ""])])
+        append_rows(args.csv, CSV_HEADER,
+                    [[args.arch, args.concurrency, phase, summary.total, summary.ok,
+                      "%.6f" % summary.wall_time, "%.4f" % summary.throughput] +
+                     ["%.4f" % (1e3 * (after[k] - before[k]) / ok)
+                      for k in ("client", "server", "postgres", "redis")]])
 
     def start():
         if pool is not None:
@@ -219,7 +233,6 @@ async def run(args, lp, pool=None, gct=None):
     b = start()
     _, s = await lp.phase_accounting_commit(base=base, sessions=acc, conc=args.concurrency)
     record("commit", s, b, t0)
-    return rows, pool_rows, gc_rows
 
 
 def append_rows(path, header, rows):
@@ -275,15 +288,12 @@ def main():
         print("live_cpu_phases: --server-gc needs --gc-stats", file=sys.stderr)
         sys.exit(2)
     gct = GcTime() if args.gc_stats else None
-    rows, pool_rows, gc_rows = asyncio.run(run(args, lp, pool, gct))
-    append_rows(args.csv, "arch,concurrency,phase,requests,ok,walltime,throughput,client_ms,"
-                "server_ms,postgres_ms,redis_ms", rows)
-    if pool is not None:
-        append_rows(args.pool_stats,
-                    "arch,concurrency,phase,pool_passes,pool_conns,pool_idle,pool_queued", pool_rows)
-    if gct is not None:
-        append_rows(args.gc_stats, "arch,concurrency,phase,client_gc_ms,client_collections,"
-                    "server_gc_ms,server_collections", gc_rows)
+    try:
+        asyncio.run(run(args, lp, pool, gct))
+    except OSError as e:  # the server's /proc entry gone: it stopped mid-run
+        print(f"live_cpu_phases: --server-pid {args.server_pid} cannot be read any more ({e}): "
+              f"the phases measured before are in {args.csv}", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

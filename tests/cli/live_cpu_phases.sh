@@ -23,6 +23,8 @@ async def phase_checkout(base, total, conc):
     return list(range(total)), Summary(total, total, 0.5)
 async def phase_webhook(base, sessions, concurrency, mode, succeed_rate, mock_webhook_url, mock_secret):
     assert mode == "direct" and mock_webhook_url == base + "/payments/webhook"
+    import os
+    time.sleep(float(os.environ.get("STANDIN_SLEEP", "0")))  # the "server" may stop meanwhile
     return sessions, Summary(len(sessions), len(sessions) - 1, 0.25)
 async def phase_accounting_reserve(base, total, conc):
     return list(range(total)), Summary(total, total, 0.5)
@@ -73,6 +75,16 @@ expect_err "server's GC columns of this phase are left empty" "live_cpu_phases: 
 if awk -F, 'NR > 1 && $6 == "" && $7 == "" && $5 != "" { c++ } END { exit c != 4 }' "$tmp/gc5.csv" &&
     [ "$(grep -c '^pg_pg,2,' "$tmp/cpu5.csv")" -eq 4 ]; then ok
 else bad "live_cpu_phases --server-gc: a bad file empties the server's columns, keeps the rows"; fi
+# a server that stops during the run: the phases measured before it stay
+# (a "server" that lives 0.5 s, left a zombie or reaped, as the machine's
+# init does: gone either way; the webhook stand-in waits 1.5 s)
+(sleep 0.5 & echo $! >"$tmp/short.pid")
+STANDIN_SLEEP=1.5 expect 1 "live_cpu_phases: the server stops mid-run" -- python3 scripts/live_cpu_phases.py \
+    --app "$tmp/app" --server-pid "$(cat "$tmp/short.pid")" --arch pg_pg --concurrency 3 --total 10 \
+    --csv "$tmp/cpu6.csv"
+expect_err "cannot be read any more .*the phases measured before are in" "live_cpu_phases: a stopped server, said"
+if [ "$(grep -c '^pg_pg,3,checkout,' "$tmp/cpu6.csv")" -eq 1 ] && [ "$(wc -l <"$tmp/cpu6.csv")" -eq 2 ]; then ok
+else bad "live_cpu_phases: the phase before the server stopped kept"; sed 's/^/    /' "$tmp/cpu6.csv"; fi
 expect 2 "live_cpu_phases: --server-gc alone" -- python3 scripts/live_cpu_phases.py --app "$tmp/app" \
     --server-pid $$ --arch pg_pg --concurrency 1 --csv "$tmp/x.csv" --server-gc "$tmp/none"
 expect_err "--server-gc needs --gc-stats" "live_cpu_phases: --server-gc without --gc-stats"
