@@ -121,9 +121,10 @@ def stat_fields(pid):
     return rest  # rest[0] is field 3 (state)
 
 
-def proc_cpu(pid, children=False):
-    """utime + stime (+ cutime + cstime) of pid, seconds."""
-    f = stat_fields(pid)
+def proc_cpu(pid, children=False, f=None):
+    """utime + stime (+ cutime + cstime) of pid, seconds (f: its
+    stat_fields, when already read)."""
+    f = f or stat_fields(pid)
     t = int(f[11]) + int(f[12])  # fields 14, 15
     if children:
         t += int(f[13]) + int(f[14])  # fields 16, 17: waited-for children
@@ -160,12 +161,13 @@ def group_cpu(prefix):
 
 
 def sample(server_pid):
-    if stat_fields(server_pid)[0] in "ZX":  # exited, its parent has not reaped it yet
+    f = stat_fields(server_pid)
+    if f[0] in "ZX":  # exited, its parent has not reaped it yet
         raise ProcessLookupError(f"process {server_pid} has exited")
     ru = resource.getrusage(resource.RUSAGE_SELF)
     return {
         "client": ru.ru_utime + ru.ru_stime,
-        "server": proc_cpu(server_pid),
+        "server": proc_cpu(server_pid, f=f),
         "postgres": group_cpu("postgres"),
         "redis": group_cpu("redis-server"),
     }

@@ -20,7 +20,8 @@ appends their rows to --csv (labelled pg_pg or pg_redis; with --pool-stats
 the load generator's pool at its passes to POOL.csv as well; with
 --gc-stats the garbage collector's time per request in the load generator
 and the server, through live_cpu_phases.py's GC_HOOK in the server's
-sitecustomize, to GC.csv); then the server stops.  ARCH is an env file suffix: pg_pg or redis_pg.
+sitecustomize, to GC.csv); then the server stops.  ARCH is an env file
+suffix: pg_pg or redis_pg.
 
 Exit status: 0 done; 1 a server or a run failed (the rows written before
 stay in --csv); 2 bad arguments or a missing env file.
@@ -117,8 +118,8 @@ def main(argv=None):
             env["REDIS_URL"] = a.redis_url
             env["PYTHONPATH"] = shims + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
             srv_env = dict(env)
-            gc_file = os.path.join(shims, f"server_gc_{c}.txt")
-            if a.gc_stats:
+            if a.gc_stats:  # the server's hook keeps its running total there
+                gc_file = os.path.join(shims, f"server_gc_{c}.txt")
                 srv_env["TFSIM_GC_FILE"] = gc_file
             srv = subprocess.Popen([a.python, "-m", "uvicorn", "tigerfans.server:app", "--workers=1",
                                     "--no-access-log"], cwd=a.app, env=srv_env,
