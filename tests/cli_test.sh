@@ -24,7 +24,7 @@ expect_err "unknown command" "unknown command message"
 files=$(echo ${*:-tests/cli/*.sh}) # one line, names separated by spaces
 jobs=${CLI_JOBS:-$(nproc 2>/dev/null || echo 2)}
 mkdir "$tmp/res"
-SLOW="tests/cli/predict.sh tests/cli/live_tigerfans.sh tests/cli/live_tigerfans_c.sh tests/cli/live_tigerfans_io1.sh tests/cli/calibrate.sh tests/cli/examples.sh"
+SLOW="tests/cli/predict.sh tests/cli/fit.sh tests/cli/live_tigerfans.sh tests/cli/live_tigerfans_c.sh tests/cli/live_tigerfans_io1.sh tests/cli/calibrate.sh tests/cli/examples.sh"
 order=
 for f in $SLOW; do
     case " $files " in *" $f "*) order="$order $f" ;; esac
