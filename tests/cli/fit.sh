@@ -201,14 +201,18 @@ else bad "fit http: client.cold from 0 leaves its floor (got '$cold')"; fi
 case "$TFSIM" in
 */san/*) ;;
 *)
-# within15 N MIN LABEL: the last fit's table (--format csv) has N points
-# and MIN of them or more within 15% in throughput, as many as its
-# summary on stderr counts ("K of N throughputs within 15%")
+# within15 N MIN LABEL [held-out]: the last fit's table (--format csv)
+# has N fitted points (held-out: N held-out ones) and MIN of them or more
+# within 15% in throughput, as many as its summary on stderr counts
+# ("fitted points: ..., K of N throughputs within 15%", or "held-out")
 within15() {
-    said=$(sed -n 's/.*fitted points: .*, \([0-9]*\) of \([0-9]*\) throughputs within 15%.*/\1 \2/p' "$tmp/err")
-    sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, -v want="$1" -v min="$2" -v said="$said" \
+    which=${4:-fitted}
+    col=yes
+    [ "$which" = held-out ] && col=no
+    said=$(sed -n "s/.*$which points: .*, \([0-9]*\) of \([0-9]*\) throughputs within 15%.*/\1 \2/p" "$tmp/err")
+    sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, -v want="$1" -v min="$2" -v said="$said" -v col="$col" \
         'function off(s, m) { d = s / m - 1; return d < 0 ? -d : d }
-        NR > 1 { n++; if (off($6, $5) <= 0.15) w++ }
+        NR > 1 && $4 == col { n++; if (off($6, $5) <= 0.15) w++ }
         END { exit !(n == want && w >= min && said == w " " n) }' \
         && ok || { bad "$3 (summary: '$said')"; sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
 }
@@ -249,14 +253,7 @@ sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, 'function off(s, m) { d = s / m 
 # "Three repetitions per point").  The fit is deterministic (its seed).
 expect 0 "fitted at 2 ms, the other latencies held out" -- "$TFSIM" fit \
     tests/data/probe_http_up_all_5.csv --fit-latency 2 --reps 2 --format csv
-said=$(sed -n 's/.*held-out points: .*, \([0-9]*\) of \([0-9]*\) throughputs within 15%.*/\1 \2/p' "$tmp/err")
-sed -n '/^latency_ms,/,$p' "$tmp/out" | awk -F, -v said="$said" \
-    'function off(s, m) { d = s / m - 1; return d < 0 ? -d : d }
-    NR > 1 && $4 == "no" { n++; if (off($6, $5) <= 0.15) w++ }
-    NR > 1 && $4 == "yes" { f++ }
-    END { exit !(n == 60 && f == 20 && w >= 50 && said == w " " n) }' \
-    && ok || { bad "fit http: fitted at 2 ms, 50 of the 60 held-out points within 15% (summary: '$said')"
-               sed -n '/^latency_ms,/,$p' "$tmp/out" | cut -d, -f1-7 | sed 's/^/    /'; }
+within15 60 50 "fit http: fitted at 2 ms, 50 of the 60 held-out points within 15%" held-out
     ;;
 esac
 expect 0 "httpcore 1.0's pool against the Debian probe" -- "$TFSIM" fit tests/data/probe_http_debian12.csv \
