@@ -34,9 +34,10 @@ client_collections,server_gc_ms,server_collections to FILE (milliseconds
 per successful request; collections in the phase; the server's columns
 empty without --server-gc).
 Each phase's rows are appended as soon as it is measured.
-Exit status: 0 done; 1 the server stopped during the run (the phases
-measured before it are in the files); 2 bad arguments or a process that
-cannot be read at the start.
+Exit status: 0 done; 1 the server stopped during the run, or an output
+file could not be written (the phases measured before are in the files);
+2 bad arguments (an output file's folder missing or not writable among
+them) or a process that cannot be read at the start.
 """
 import argparse
 import asyncio
@@ -160,10 +161,17 @@ def group_cpu(prefix):
     return total
 
 
+class ServerStopped(Exception):
+    """The server's /proc entry is gone, or it exited and waits to be reaped."""
+
+
 def sample(server_pid):
-    f = stat_fields(server_pid)
+    try:
+        f = stat_fields(server_pid)
+    except OSError as e:
+        raise ServerStopped(str(e)) from e
     if f[0] in "ZX":  # exited, its parent has not reaped it yet
-        raise ProcessLookupError(f"process {server_pid} has exited")
+        raise ServerStopped(f"process {server_pid} has exited")
     ru = resource.getrusage(resource.RUSAGE_SELF)
     return {
         "client": ru.ru_utime + ru.ru_stime,
@@ -238,13 +246,19 @@ async def run(args, lp, pool=None, gct=None):
 
 
 def append_rows(path, header, rows):
-    """Appends rows to the CSV at path, the header first when it is new."""
+    """Appends rows to the CSV at path, the header first when it is new; a
+    file that cannot be written ends the run (exit 1), the rows written
+    before kept."""
     new = not os.path.exists(path)
-    with open(path, "a") as f:
-        if new:
-            f.write(header + "\n")
-        for r in rows:
-            f.write(",".join(str(x) for x in r) + "\n")
+    try:
+        with open(path, "a") as f:
+            if new:
+                f.write(header + "\n")
+            for r in rows:
+                f.write(",".join(str(x) for x in r) + "\n")
+    except OSError as e:
+        print(f"live_cpu_phases: cannot write {path}: {e}", file=sys.stderr)
+        sys.exit(1)
 
 
 def main():
@@ -269,9 +283,16 @@ def main():
         sys.exit(2)
     try:
         sample(args.server_pid)
-    except OSError as e:
+    except ServerStopped as e:
         print(f"live_cpu_phases: --server-pid {args.server_pid}: {e}", file=sys.stderr)
         sys.exit(2)
+    for flag, path in (("--csv", args.csv), ("--pool-stats", args.pool_stats),
+                       ("--gc-stats", args.gc_stats)):
+        folder = os.path.dirname(os.path.abspath(path)) if path else None
+        if folder and not (os.path.isdir(folder) and os.access(folder, os.W_OK)):
+            print(f"live_cpu_phases: {flag} {path}: its folder {folder} is missing or not "
+                  f"writable", file=sys.stderr)
+            sys.exit(2)
     sys.path.insert(0, args.app)
     import bench.load_phases as lp  # TigerBench's phases, from the checkout
     pool = None
@@ -292,7 +313,7 @@ def main():
     gct = GcTime() if args.gc_stats else None
     try:
         asyncio.run(run(args, lp, pool, gct))
-    except OSError as e:  # the server's /proc entry gone: it stopped mid-run
+    except ServerStopped as e:  # it stopped mid-run
         print(f"live_cpu_phases: --server-pid {args.server_pid} cannot be read any more ({e}): "
               f"the phases measured before are in {args.csv}", file=sys.stderr)
         sys.exit(1)

@@ -85,6 +85,19 @@ STANDIN_SLEEP=1.5 expect 1 "live_cpu_phases: the server stops mid-run" -- python
 expect_err "cannot be read any more .*the phases measured before are in" "live_cpu_phases: a stopped server, said"
 if [ "$(grep -c '^pg_pg,3,checkout,' "$tmp/cpu6.csv")" -eq 1 ] && [ "$(wc -l <"$tmp/cpu6.csv")" -eq 2 ]; then ok
 else bad "live_cpu_phases: the phase before the server stopped kept"; sed 's/^/    /' "$tmp/cpu6.csv"; fi
+# output files: a folder that is not there is bad input, said before any
+# phase runs (exit 2); a file that fails while written ends the run with
+# its name (exit 1), not as a stopped server
+expect 2 "live_cpu_phases: --csv in a missing folder" -- python3 scripts/live_cpu_phases.py \
+    --app "$tmp/app" --server-pid $$ --arch pg_pg --concurrency 1 --csv "$tmp/no/such/x.csv"
+expect_err "^live_cpu_phases: --csv $tmp/no/such/x.csv: its folder .* is missing" \
+    "live_cpu_phases: a missing --csv folder, named"
+expect 1 "live_cpu_phases: --gc-stats on a full device" -- python3 scripts/live_cpu_phases.py \
+    --app "$tmp/app" --server-pid $$ --arch pg_pg --concurrency 1 --total 10 --csv "$tmp/cpu7.csv" \
+    --gc-stats /dev/full
+expect_err "^live_cpu_phases: cannot write /dev/full" "live_cpu_phases: a file that cannot be written, named"
+if grep -q "cannot be read any more" "$tmp/err"; then bad "live_cpu_phases: a write error read as a stopped server"
+else ok; fi
 expect 2 "live_cpu_phases: --server-gc alone" -- python3 scripts/live_cpu_phases.py --app "$tmp/app" \
     --server-pid $$ --arch pg_pg --concurrency 1 --csv "$tmp/x.csv" --server-gc "$tmp/none"
 expect_err "--server-gc needs --gc-stats" "live_cpu_phases: --server-gc without --gc-stats"
